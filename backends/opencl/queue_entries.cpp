@@ -1,0 +1,92 @@
+// Contexts and command queues.
+#include <cctype>
+#include <string>
+
+#include "cl.hpp"
+#include "entries.hpp"
+#include "errors.hpp"
+#include "log.hpp"
+#include "registry.hpp"
+#include "serialized_call.hpp"
+
+namespace xgpu::opencl {
+namespace {
+
+// One log line per report: Oclgrind, for one, sends a multi-line, newline-led text.
+std::string one_line(const char* text) {
+  std::string line;
+  for (const char* c = text; *c != '\0'; ++c) {
+    bool space = std::isspace(static_cast<unsigned char>(*c)) != 0;
+    if (!space) {
+      line += *c;
+    } else if (!line.empty() && line.back() != ' ') {
+      line += ' ';
+    }
+  }
+  if (!line.empty() && line.back() == ' ') line.pop_back();
+  return line;
+}
+
+// Drivers report asynchronous trouble (out of memory during a kernel, ...) only here. Runs on
+// a driver thread: nothing may escape it.
+void CL_CALLBACK context_notify(const char* error_info, const void*, size_t, void*) {
+  try {
+    std::string line = one_line(error_info != nullptr ? error_info : "");
+    XGPU_LOG_WARNF("OpenCL context error: %s", line.c_str());
+  } catch (...) {
+    XGPU_LOG_WARNF("OpenCL context error (text dropped: out of memory)");
+  }
+}
+
+}  // namespace
+
+xgpu_status context_create(xgpu_device device, xgpu_context* context) {
+  return guard_on(device, [&] {
+    if (context == nullptr) fail(XGPU_STATUS_INVALID_VALUE, "context_create: context is NULL");
+    DeviceRecord& record = registry_find(reinterpret_cast<cl_device_id>(device));
+    cl_context_properties properties[] = {
+        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(record.platform), 0};
+    cl_int status = CL_SUCCESS;
+    cl_context created =
+        clCreateContext(properties, 1, &record.device, context_notify, nullptr, &status);
+    check(status, "clCreateContext");
+    *context = reinterpret_cast<xgpu_context>(created);
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
+xgpu_status queue_create(xgpu_context context, xgpu_device device, uint32_t flags,
+                         xgpu_queue* queue) {
+  return guard_on(context, [&] {
+    if (queue == nullptr) fail(XGPU_STATUS_INVALID_VALUE, "queue_create: queue is NULL");
+    if ((flags & ~XGPU_QUEUE_PROFILING) != 0) {
+      fail(XGPU_STATUS_INVALID_VALUE, "queue_create: unknown flags " + std::to_string(flags));
+    }
+    cl_command_queue_properties properties =
+        (flags & XGPU_QUEUE_PROFILING) != 0 ? CL_QUEUE_PROFILING_ENABLE : 0;
+    cl_int status = CL_SUCCESS;
+    // clCreateCommandQueue, not ...WithProperties: the latter is 2.0 and 1.2 drivers lack it.
+    cl_command_queue created =
+        clCreateCommandQueue(reinterpret_cast<cl_context>(context),
+                             reinterpret_cast<cl_device_id>(device), properties, &status);
+    check(status, "clCreateCommandQueue");
+    *queue = reinterpret_cast<xgpu_queue>(created);
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
+xgpu_status queue_flush(xgpu_queue queue) {
+  return guard_on(queue, [&] {
+    check(clFlush(reinterpret_cast<cl_command_queue>(queue)), "clFlush");
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
+xgpu_status queue_finish(xgpu_queue queue) {
+  return guard_on(queue, [&] {
+    check(clFinish(reinterpret_cast<cl_command_queue>(queue)), "clFinish");
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
+}  // namespace xgpu::opencl

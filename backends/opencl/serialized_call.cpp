@@ -1,0 +1,33 @@
+// The process-wide driver lock of serialize_all_calls.
+#include "serialized_call.hpp"
+
+#include <mutex>
+
+namespace xgpu::opencl {
+namespace {
+
+// Recursive: a serialized entry may reach another serialized call on the same thread (an
+// entry's helper, or a driver calling back into code that calls the module). Never destroyed:
+// the core still releases objects after main() returns.
+std::recursive_mutex& driver_lock() {
+  static std::recursive_mutex* lock = new std::recursive_mutex;
+  return *lock;
+}
+
+// Plain: nothing under it compiles twice on one thread. Never destroyed, as above.
+std::mutex& compiler_lock() {
+  static std::mutex* lock = new std::mutex;
+  return *lock;
+}
+
+}  // namespace
+
+void SerializedCompile::lock_compiler() { compiler_lock().lock(); }
+
+void SerializedCompile::unlock_compiler() { compiler_lock().unlock(); }
+
+void SerializedCall::lock_driver() { driver_lock().lock(); }
+
+void SerializedCall::unlock_driver() { driver_lock().unlock(); }
+
+}  // namespace xgpu::opencl

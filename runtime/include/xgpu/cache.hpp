@@ -1,0 +1,60 @@
+// The shared kernel cache, for tools and tests: where it is, what it holds, and upkeep.
+// Programs use it without asking: Context::build looks there first.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xgpu {
+namespace cache {
+
+/// The cache as this process sees it (settings from XGPU_CACHE, XGPU_CACHE_DIR, ...).
+struct Status {
+  std::string folder;
+  std::string mode;  ///< "read-write", "read-only" or "off"
+  std::string note;  ///< why it is read-only or off, when it is
+  std::uint64_t max_size = 0;
+  std::uint64_t size = 0;  ///< bytes of every entry
+  std::size_t entries = 0;
+};
+Status status();
+
+struct Entry {
+  std::string hash, path;
+  std::string device, driver, platform, source, options, kernels;
+  std::uint64_t size = 0;
+  std::int64_t last_use = 0;  ///< seconds since the epoch
+  bool valid = true;
+  std::string problem;  ///< why the entry is bad, when it is
+};
+/// Every entry, least recently used first, read and checked.
+std::vector<Entry> list();
+
+struct VerifyReport {
+  std::size_t checked = 0;
+  std::vector<Entry> removed;  ///< bad entries (with the problem), deleted
+};
+/// Checks every entry and deletes the bad ones (when the cache is writable).
+VerifyReport verify();
+
+struct PruneReport {
+  std::vector<Entry> removed;
+  std::uint64_t size_after = 0;
+};
+/// Deletes least recently used entries until the cache holds at most max_size bytes.
+PruneReport prune(std::uint64_t max_size);
+
+/// Deletes every entry, or with a selector only the entries made for the devices it
+/// selects (same device name and driver version). Returns how many were deleted.
+std::size_t clear(std::string_view device_selector = {});
+
+/// "512M", "2G", "1.5G", "1048576" in bytes; throws xgpu::Error (invalid_argument).
+std::uint64_t parse_size(std::string_view text);
+
+/// Writes every entry this process still has pending (normally done at exit).
+void flush();
+
+}  // namespace cache
+}  // namespace xgpu

@@ -1,0 +1,58 @@
+// xgpu::Context: one device's memory and programs. Allocations and builds go through it.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+#include <xgpu/buffer.hpp>
+#include <xgpu/device.hpp>
+#include <xgpu/program.hpp>
+
+namespace xgpu {
+namespace detail {
+struct ContextState;
+BufferCore allocate(const ContextState& context, std::size_t bytes, Access access,
+                    bool host_visible);
+}  // namespace detail
+
+class Queue;
+
+/// Options of Context::queue().
+struct QueueOptions {
+  bool profiling = false;  ///< record timestamps on every Event (small cost per command)
+};
+
+/// A context on one device. Copies share it; it is safe to use from several threads.
+class Context {
+ public:
+  Context() = default;
+  explicit Context(const Device& device);
+
+  const Device& device() const;
+  /// A new in-order queue.
+  Queue queue(QueueOptions options = {}) const;
+
+  /// `count` elements of T. 0 is valid (an empty buffer). Throws allocation_too_large when
+  /// the size exceeds the device's maximum allocation. host_visible asks for memory the
+  /// host can map without a copy (see Queue::map).
+  template <class T>
+  Buffer<T> alloc(std::size_t count, Access access = Access::read_write,
+                  bool host_visible = false) const {
+    return Buffer<T>(
+        detail::allocate(*state(), checked_bytes(count, sizeof(T)), access, host_visible));
+  }
+
+  /// Builds OpenCL C for this context's device. Throws build_failed with the driver's log,
+  /// the options and the file:line of the mistake. `headers` serve `#include "name"`.
+  Program build(const Source& source, std::string_view options = {},
+                const std::vector<Source>& headers = {}) const;
+
+  const std::shared_ptr<detail::ContextState>& state() const;
+  explicit operator bool() const noexcept { return static_cast<bool>(state_); }
+
+ private:
+  static std::size_t checked_bytes(std::size_t count, std::size_t element_size);
+  std::shared_ptr<detail::ContextState> state_;
+};
+
+}  // namespace xgpu

@@ -1,0 +1,136 @@
+// Devices: what the backends found, their properties, and how a program picks one.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace xgpu {
+namespace detail {
+struct DeviceRecord;
+}
+
+/// Bits of DeviceInfo::type; a simulator such as Oclgrind may report several.
+struct DeviceType {
+  static constexpr std::uint32_t cpu = 1, gpu = 2, accelerator = 4;
+};
+
+/// Everything xgpu knows about a device, read once when the backend is loaded.
+struct DeviceInfo {
+  std::string backend;  ///< module name: "opencl"
+  std::string platform_name, platform_vendor, platform_version;
+  std::string name;
+  std::string vendor;           ///< as the driver reports it
+  std::uint32_t vendor_id = 0;  ///< PCI vendor id as reported (PoCL: 0x8086 for any CPU)
+  std::string hardware_vendor;  ///< who made the silicon: nvidia, amd, intel, ..., unknown
+  std::string implementation;   ///< who wrote the driver: nvidia, amd, intel, pocl, oclgrind, ...
+  std::uint32_t type = 0;       ///< DeviceType bits
+  std::string device_version, driver_version, language_version;
+  std::uint64_t global_memory = 0, max_allocation = 0, local_memory = 0;
+  std::uint64_t max_parameter_size = 0;
+  std::uint32_t compute_units = 0, clock_mhz = 0;
+  std::size_t max_work_group_size = 0;
+  std::array<std::size_t, 3> max_work_item_sizes{};
+  std::size_t work_group_multiple = 1;  ///< preferred work-group size multiple
+  bool fp16 = false, fp64 = false, ecc = false, host_unified_memory = false, images = false;
+  std::vector<std::string> extensions;
+  std::string uuid;        ///< 32 hex digits, empty when the driver does not say
+  std::string pci_bus_id;  ///< "dddd:bb:dd.f", empty when the driver does not say
+  std::vector<std::pair<std::string, std::string>> vendor_extras;  ///< compute_capability, ...
+  /// Properties whose query failed, keyed by the field's name in this struct
+  /// ("global_memory"), with the reason: shown in place of the value.
+  std::map<std::string, std::string> query_errors;
+
+  bool has_extension(std::string_view name) const;
+  /// "gpu", "cpu", "accelerator", or several joined by '|'.
+  std::string type_name() const;
+};
+
+/// One device of one backend. A cheap value: devices live as long as the process.
+class Device {
+ public:
+  Device() = default;
+  const DeviceInfo& info() const;
+  /// Position in xgpu::devices(), i.e. among the visible devices.
+  std::size_t index() const;
+  /// "opencl:0 pthread-skylake-avx512-Intel(R) Xeon(R) Processor (pocl)".
+  std::string describe() const;
+  explicit operator bool() const noexcept { return record_ != nullptr; }
+  bool operator==(const Device& other) const noexcept { return record_ == other.record_; }
+  bool operator!=(const Device& other) const noexcept { return record_ != other.record_; }
+
+  explicit Device(const detail::DeviceRecord* record) : record_(record) {}
+  const detail::DeviceRecord* record() const noexcept { return record_; }
+
+ private:
+  const detail::DeviceRecord* record_ = nullptr;
+};
+
+/// The visible devices of every backend (XGPU_VISIBLE_DEVICES applied), in a stable order.
+/// Throws xgpu::Error if XGPU_VISIBLE_DEVICES does not parse.
+std::vector<Device> devices();
+
+/// The device a selector picks (see docs/selectors.md): "gpu", "opencl:gpu:1", "nvidia:0",
+/// "cpu", "2", or several terms separated by commas, the first matching term winning.
+/// An empty selector means XGPU_DEVICE, else the default: a real GPU, then an
+/// accelerator, then a CPU, then anything. Type words (gpu, cpu, accelerator) never
+/// match a simulator such as Oclgrind, which claims every type: name it ("oclgrind"),
+/// or use "*" or its index.
+/// Throws xgpu::Error (invalid_selector or no_device) naming the problem.
+Device select(std::string_view selector = {});
+
+/// Like select(), but returns nothing instead of throwing when no device matches.
+/// A selector that does not parse still throws.
+std::optional<Device> find(std::string_view selector);
+
+/// Every visible device matched by any term of the selector, in term order (the matches
+/// of the first term, then the new matches of the second, ...), each once.
+std::vector<Device> select_all(std::string_view selector);
+
+/// A requirement filter such as "mem>=24G,fp64,fp16,cu>=8,wg>=256,ext=cl_khr_fp64".
+class Requirements {
+ public:
+  /// Throws xgpu::Error (invalid_selector) naming the term that does not parse.
+  static Requirements parse(std::string_view text);
+  /// True when the device meets every requirement; otherwise the first unmet one is
+  /// described in *why_not when given.
+  bool met_by(const DeviceInfo& info, std::string* why_not = nullptr) const;
+
+  struct Term {
+    std::string key;  ///< mem, alloc, local, cu, wg, clock, fp16, fp64, ext, type, vendor
+    std::string op;   ///< ">=", ">", "<=", "<", "=", or empty for a flag
+    std::string value;
+    std::uint64_t number = 0;
+  };
+  const std::vector<Term>& terms() const { return terms_; }
+
+ private:
+  std::vector<Term> terms_;
+};
+
+/// What happened to one backend module: loaded with N devices, or refused and why.
+struct BackendReport {
+  std::string name;  ///< "opencl", or the file name when the module could not be read
+  std::string path;
+  bool loaded = false;           ///< the module passed the ABI checks and initialised
+  std::size_t device_count = 0;  ///< devices it offers (before XGPU_VISIBLE_DEVICES)
+  std::string message;           ///< why it was refused or found nothing; empty when fine
+};
+
+/// Every module the loader found or tried, in search order.
+std::vector<BackendReport> backends();
+
+/// The folders searched for modules, in order (XGPU_BACKEND_PATH first).
+std::vector<std::string> backend_search_path();
+
+/// Loads one module file on its own, checks it as the registry would, initialises it and
+/// counts its devices, without registering it. For diagnostics and tests.
+BackendReport inspect_backend_module(const std::string& path);
+
+}  // namespace xgpu

@@ -1,0 +1,155 @@
+// How C++ values become kernel arguments: each argument is described (kind, OpenCL type
+// name, bytes) so the core can check it against the kernel's signature before launching.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <xgpu/buffer.hpp>
+
+namespace xgpu {
+namespace detail {
+
+enum class ArgKind : std::uint8_t { scalar, buffer, null_buffer, local, bytes };
+enum class ScalarClass : std::uint8_t { none, signed_integer, unsigned_integer, floating };
+
+/// OpenCL C's name for a C++ scalar type; nullptr for types OpenCL has no name for.
+template <class T>
+struct ClName {
+  static constexpr const char* value = nullptr;
+};
+template <>
+struct ClName<char> {
+  static constexpr const char* value = "char";
+};
+template <>
+struct ClName<signed char> {
+  static constexpr const char* value = "char";
+};
+template <>
+struct ClName<unsigned char> {
+  static constexpr const char* value = "uchar";
+};
+template <>
+struct ClName<short> {
+  static constexpr const char* value = "short";
+};
+template <>
+struct ClName<unsigned short> {
+  static constexpr const char* value = "ushort";
+};
+template <>
+struct ClName<int> {
+  static constexpr const char* value = "int";
+};
+template <>
+struct ClName<unsigned> {
+  static constexpr const char* value = "uint";
+};
+template <>
+struct ClName<long> {
+  static constexpr const char* value = "long";
+};
+template <>
+struct ClName<unsigned long> {
+  static constexpr const char* value = "ulong";
+};
+template <>
+struct ClName<long long> {
+  static constexpr const char* value = "long";
+};
+template <>
+struct ClName<unsigned long long> {
+  static constexpr const char* value = "ulong";
+};
+template <>
+struct ClName<float> {
+  static constexpr const char* value = "float";
+};
+template <>
+struct ClName<double> {
+  static constexpr const char* value = "double";
+};
+
+template <class T>
+constexpr ScalarClass scalar_class() {
+  if constexpr (std::is_floating_point_v<T>)
+    return ScalarClass::floating;
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+    return ScalarClass::signed_integer;
+  else if constexpr (std::is_integral_v<T>)
+    return ScalarClass::unsigned_integer;
+  else
+    return ScalarClass::none;
+}
+
+/// One argument as the core sees it. `value` points at the caller's object, which lives
+/// until the launch call returns.
+struct KernelArg {
+  ArgKind kind = ArgKind::bytes;
+  ScalarClass scalar = ScalarClass::none;
+  const char* type_name = nullptr;  ///< element/scalar type in OpenCL C, nullptr if none
+  unsigned lanes = 1;               ///< vector width for std::array<T, N> arguments
+  const void* value = nullptr;
+  std::size_t size = 0;  ///< bytes of the value; for local memory, bytes to reserve
+  const BufferCore* buffer = nullptr;
+};
+
+template <class T>
+struct IsStdArray : std::false_type {};
+template <class T, std::size_t N>
+struct IsStdArray<std::array<T, N>> : std::true_type {};
+
+template <class T>
+KernelArg make_arg(const Buffer<T>& buffer) {
+  KernelArg arg;
+  arg.kind = ArgKind::buffer;
+  arg.type_name = ClName<T>::value;
+  arg.buffer = &buffer.core();
+  return arg;
+}
+
+template <class T>
+KernelArg make_arg(const Local<T>& local) {
+  KernelArg arg;
+  arg.kind = ArgKind::local;
+  arg.type_name = ClName<T>::value;
+  arg.size = local.count * sizeof(T);
+  return arg;
+}
+
+inline KernelArg make_arg(std::nullptr_t) {
+  KernelArg arg;
+  arg.kind = ArgKind::null_buffer;
+  return arg;
+}
+
+template <class T>
+KernelArg make_arg(const T& value) {
+  static_assert(!std::is_pointer_v<T>,
+                "a raw pointer cannot be a kernel argument: pass an xgpu::Buffer");
+  static_assert(!std::is_same_v<T, bool>, "OpenCL kernels cannot take bool arguments");
+  static_assert(std::is_trivially_copyable_v<T>,
+                "kernel arguments passed by value must be trivially copyable");
+  KernelArg arg;
+  arg.value = &value;
+  arg.size = sizeof(T);
+  if constexpr (std::is_arithmetic_v<T>) {
+    arg.kind = ArgKind::scalar;
+    arg.scalar = scalar_class<T>();
+    arg.type_name = ClName<T>::value;
+  } else if constexpr (IsStdArray<T>::value) {
+    using Element = typename T::value_type;
+    arg.kind = ArgKind::scalar;
+    arg.scalar = scalar_class<Element>();
+    arg.type_name = ClName<Element>::value;
+    arg.lanes = static_cast<unsigned>(std::tuple_size<T>::value);
+  } else {
+    arg.kind = ArgKind::bytes;  // a struct: only the driver can check its size
+  }
+  return arg;
+}
+
+}  // namespace detail
+}  // namespace xgpu

@@ -1,0 +1,13 @@
+// xgpu's loggers: "xgpu", "xgpu.loader", "xgpu.cache", "xgpu.build", "xgpu.backend.<name>".
+// Silent by default (warn); XGPU_LOG_LEVEL=trace|debug|info|warn|error|critical|off.
+#pragma once
+
+#include <string>
+
+namespace xgpu {
+
+/// Sets the level of every xgpu logger, overriding XGPU_LOG_LEVEL. Throws
+/// xgpu::Error (invalid_argument) for a name spdlog does not know.
+void set_log_level(const std::string& level);
+
+}  // namespace xgpu

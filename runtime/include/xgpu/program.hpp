@@ -1,0 +1,61 @@
+// xgpu::Source, xgpu::Program and xgpu::Kernel: OpenCL C built for one device.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xgpu {
+namespace detail {
+struct ProgramState;
+struct KernelState;
+}  // namespace detail
+
+/// OpenCL C text with the file name its build messages should name. `#include "x.cl"`
+/// finds, in order, the headers passed to Context::build and the embedded kernels/ files.
+struct Source {
+  std::string name;  ///< e.g. "saxpy.cl"; appears in build logs as file:line
+  std::string text;
+};
+
+class Kernel;
+
+/// A program built for its context's device. Copies share the program.
+class Program {
+ public:
+  Program() = default;
+  explicit Program(std::shared_ptr<const detail::ProgramState> state) : state_(std::move(state)) {}
+
+  /// Throws xgpu::Error (unknown_kernel) listing the kernels the program has.
+  Kernel kernel(std::string_view name) const;
+  std::vector<std::string> kernel_names() const;
+  /// The driver's log of a successful build (warnings); usually empty.
+  const std::string& build_log() const;
+  const std::string& source_name() const;
+  const std::shared_ptr<const detail::ProgramState>& state() const { return state_; }
+  explicit operator bool() const noexcept { return static_cast<bool>(state_); }
+
+ private:
+  std::shared_ptr<const detail::ProgramState> state_;
+};
+
+/// One kernel of a program. Copies share the kernel; launches of one kernel from several
+/// threads are serialized by xgpu (a kernel's arguments are per-object state in OpenCL).
+class Kernel {
+ public:
+  Kernel() = default;
+  explicit Kernel(std::shared_ptr<detail::KernelState> state) : state_(std::move(state)) {}
+
+  const std::string& name() const;
+  std::size_t arg_count() const;
+  /// Parameter names as written in the source, when the driver reports them.
+  std::vector<std::string> arg_names() const;
+  const std::shared_ptr<detail::KernelState>& state() const { return state_; }
+  explicit operator bool() const noexcept { return static_cast<bool>(state_); }
+
+ private:
+  std::shared_ptr<detail::KernelState> state_;
+};
+
+}  // namespace xgpu

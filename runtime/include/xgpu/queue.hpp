@@ -1,0 +1,206 @@
+// xgpu::Queue: an in-order stream of copies and kernel launches on one device.
+//
+// Thread safety: a Queue may be used from several threads at once; commands enter it in
+// the order the calls happen. Launches of the same Kernel from several threads are
+// serialized while its arguments are set. Blocking calls (write, read, map, finish) block
+// only the calling thread.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <exception>
+#include <limits>
+#include <type_traits>
+#include <utility>
+#include <vector>
+#include <xgpu/buffer.hpp>
+#include <xgpu/context.hpp>
+#include <xgpu/event.hpp>
+#include <xgpu/handle.hpp>
+#include <xgpu/kernel_args.hpp>
+#include <xgpu/program.hpp>
+#include <xgpu/range.hpp>
+
+namespace xgpu {
+
+template <class T>
+class Mapping;
+
+/// Means "to the end of the buffer" in counts.
+inline constexpr std::size_t all = std::numeric_limits<std::size_t>::max();
+
+class Queue {
+ public:
+  Queue() = default;
+  Queue(Context context, detail::Handle<detail::ObjectKind::queue> handle, bool profiling);
+
+  /// Copies `count` elements from host memory into dst starting at element `offset`.
+  /// Blocking: the host memory may be reused when it returns.
+  template <class T>
+  void write(const Buffer<T>& dst, const T* src, std::size_t count = all, std::size_t offset = 0) {
+    transfer(Direction::write, dst.core(), sizeof(T), const_cast<T*>(src), count, offset, true);
+  }
+  template <class T>
+  void write(const Buffer<T>& dst, const std::vector<T>& src, std::size_t offset = 0) {
+    transfer(Direction::write, dst.core(), sizeof(T), const_cast<T*>(src.data()), src.size(),
+             offset, true);
+  }
+  /// Non-blocking write: src must stay valid until the returned Event completes.
+  template <class T>
+  Event write_async(const Buffer<T>& dst, const T* src, std::size_t count = all,
+                    std::size_t offset = 0) {
+    return transfer(Direction::write, dst.core(), sizeof(T), const_cast<T*>(src), count, offset,
+                    false);
+  }
+
+  /// Copies `count` elements of src from element `offset` into host memory. Blocking.
+  template <class T>
+  void read(const Buffer<T>& src, T* dst, std::size_t count = all, std::size_t offset = 0) {
+    transfer(Direction::read, src.core(), sizeof(T), dst, count, offset, true);
+  }
+  template <class T>
+  std::vector<T> read(const Buffer<T>& src) {
+    std::vector<T> host(src.size());
+    transfer(Direction::read, src.core(), sizeof(T), host.data(), host.size(), 0, true);
+    return host;
+  }
+  template <class T>
+  Event read_async(const Buffer<T>& src, T* dst, std::size_t count = all, std::size_t offset = 0) {
+    return transfer(Direction::read, src.core(), sizeof(T), dst, count, offset, false);
+  }
+
+  /// Device-side copy of `count` elements (all of src by default).
+  template <class T>
+  Event copy(const Buffer<T>& src, const Buffer<T>& dst, std::size_t count = all,
+             std::size_t src_offset = 0, std::size_t dst_offset = 0) {
+    return copy_bytes(src.core(), dst.core(), sizeof(T), count, src_offset, dst_offset);
+  }
+
+  /// Sets `count` elements from `offset` to value.
+  template <class T>
+  Event fill(const Buffer<T>& dst, const typename Buffer<T>::value_type& value,
+             std::size_t count = all, std::size_t offset = 0) {
+    return fill_bytes(dst.core(), &value, sizeof(T), count, offset);
+  }
+
+  /// Maps elements of a buffer into host memory (blocking). On devices that share memory
+  /// with the host (CPUs, integrated GPUs) this costs no copy, unlike read(). The
+  /// Mapping unmaps itself when destroyed.
+  template <class T>
+  Mapping<T> map(const Buffer<T>& buffer, std::size_t count = all, std::size_t offset = 0);
+
+  /// Launches a kernel over a global range; a second Range is the work-group size.
+  /// Arguments are checked against the kernel's parameters before anything is enqueued.
+  template <class... Args>
+  Event launch(const Kernel& kernel, const Range& global, const Args&... args) {
+    return launch(kernel, Launch(global), args...);
+  }
+  template <class... Args>
+  Event launch(const Kernel& kernel, const Range& global, const Range& local, const Args&... args) {
+    return launch(kernel, Launch(global).local(local), args...);
+  }
+  template <class... Args>
+  Event launch(const Kernel& kernel, const Launch& launch, const Args&... args) {
+    std::array<detail::KernelArg, sizeof...(Args)> described{detail::make_arg(args)...};
+    return launch_described(kernel, launch, described.data(), described.size());
+  }
+
+  /// Blocks until every command so far has completed.
+  void finish();
+  /// Submits queued commands to the device without waiting.
+  void flush();
+
+  const Context& context() const { return context_; }
+  const Device& device() const { return context_.device(); }
+  bool profiling() const { return profiling_; }
+  void* raw() const noexcept { return handle_.get(); }
+  explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
+
+  // The untyped operations the templates above reduce to.
+  enum class Direction { write, read };
+  Event transfer(Direction direction, const detail::BufferCore& buffer, std::size_t element_size,
+                 void* host, std::size_t count, std::size_t offset, bool blocking);
+  Event copy_bytes(const detail::BufferCore& src, const detail::BufferCore& dst,
+                   std::size_t element_size, std::size_t count, std::size_t src_offset,
+                   std::size_t dst_offset);
+  Event fill_bytes(const detail::BufferCore& dst, const void* pattern, std::size_t element_size,
+                   std::size_t count, std::size_t offset);
+  void* map_bytes(const detail::BufferCore& buffer, std::size_t element_size, std::size_t& count,
+                  std::size_t offset);
+  void unmap_bytes(const detail::BufferCore& buffer, void* pointer);
+  Event launch_described(const Kernel& kernel, const Launch& launch, const detail::KernelArg* args,
+                         std::size_t count);
+
+ private:
+  Context context_;
+  detail::Handle<detail::ObjectKind::queue> handle_;
+  bool profiling_ = false;
+};
+
+/// Host access to mapped buffer elements; unmaps when destroyed (or at unmap()).
+/// Keep it alive only while the host works on the data: kernels using the buffer must
+/// not run while it is mapped.
+template <class T>
+class Mapping {
+ public:
+  Mapping(Queue queue, Buffer<T> buffer, T* data, std::size_t count)
+      : queue_(std::move(queue)), buffer_(std::move(buffer)), data_(data), count_(count) {}
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  Mapping(Mapping&& other) noexcept
+      : queue_(std::move(other.queue_)),
+        buffer_(std::move(other.buffer_)),
+        data_(std::exchange(other.data_, nullptr)),
+        count_(std::exchange(other.count_, 0)) {}
+  Mapping& operator=(Mapping&& other) noexcept {
+    if (this != &other) {
+      release_quietly();
+      queue_ = std::move(other.queue_);
+      buffer_ = std::move(other.buffer_);
+      data_ = std::exchange(other.data_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+  ~Mapping() { release_quietly(); }
+
+  /// Unmaps now; throws xgpu::Error if the backend refuses.
+  void unmap() {
+    if (data_) queue_.unmap_bytes(buffer_.core(), std::exchange(data_, nullptr));
+    count_ = 0;
+  }
+
+  T* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return count_; }
+  T* begin() const noexcept { return data_; }
+  T* end() const noexcept { return data_ + count_; }
+  T& operator[](std::size_t i) const noexcept { return data_[i]; }
+
+ private:
+  void release_quietly() noexcept;
+  Queue queue_;
+  Buffer<T> buffer_;
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+namespace detail {
+void log_unmap_failure(const char* what) noexcept;
+}
+
+template <class T>
+void Mapping<T>::release_quietly() noexcept {
+  try {
+    unmap();
+  } catch (const std::exception& e) {
+    detail::log_unmap_failure(e.what());
+  }
+}
+
+template <class T>
+Mapping<T> Queue::map(const Buffer<T>& buffer, std::size_t count, std::size_t offset) {
+  void* data = map_bytes(buffer.core(), sizeof(T), count, offset);
+  return Mapping<T>(*this, buffer, static_cast<T*>(data), count);
+}
+
+}  // namespace xgpu

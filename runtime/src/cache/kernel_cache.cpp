@@ -1,0 +1,199 @@
+// The background writer of the kernel cache; see kernel_cache.hpp.
+#include "cache/kernel_cache.hpp"
+
+#include <cstdlib>
+#include <ctime>
+
+#include "log.hpp"
+#include "objects.hpp"
+#include "registry.hpp"
+
+namespace xgpu::detail {
+namespace {
+
+void shut_down_at_exit() { KernelCache::instance().shut_down(); }
+
+struct FlushAtThreadEnd {
+  ~FlushAtThreadEnd() { KernelCache::instance().flush(); }
+};
+
+// Every kernel's parameters, saved with the binary for drivers that keep no argument
+// info in programs made from binaries.
+std::string read_signatures(const CacheTicket& ticket) {
+  const Module& module = *ticket.device->module;
+  std::map<std::string, std::vector<Parameter>> signatures;
+  std::size_t start = 0;
+  const std::string& names = ticket.kernel_names;
+  while (start < names.size()) {
+    std::size_t end = names.find(';', start);
+    if (end == std::string::npos) end = names.size();
+    std::string name = names.substr(start, end - start);
+    start = end + 1;
+    xgpu_kernel kernel = nullptr;
+    if (module.table->kernel_create(static_cast<xgpu_program>(ticket.program.get()), name.c_str(),
+                                    &kernel) != XGPU_STATUS_SUCCESS) {
+      continue;
+    }
+    std::uint32_t count = 0;
+    bool known = false;
+    if (module.table->kernel_arg_count(kernel, &count) == XGPU_STATUS_SUCCESS) {
+      auto parameters = read_parameters(module, kernel, count, known);
+      if (known) signatures[name] = std::move(parameters);
+    }
+    module.table->release(XGPU_OBJECT_KERNEL, kernel);
+  }
+  return encode_signatures(signatures);
+}
+
+}  // namespace
+
+bool CacheTicket::add_variant(const std::string& variant) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return variants_.insert(variant).second;
+}
+
+std::string CacheTicket::variants_text() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::string text;
+  for (const auto& variant : variants_) text += (text.empty() ? "" : ";") + variant;
+  return text;
+}
+
+void CacheTicket::set_variants(const std::string& text) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(';', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) variants_.insert(text.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+KernelCache& KernelCache::instance() {
+  static KernelCache* cache = new KernelCache();  // lives until exit; flushed by atexit
+  return *cache;
+}
+
+KernelCache::KernelCache() : store_(cache_settings_from_environment()) {}
+
+void KernelCache::schedule(const std::shared_ptr<CacheTicket>& ticket, Event after,
+                           std::chrono::milliseconds quiet) {
+  if (!store_.writable()) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stopping_) return;
+  if (!worker_.joinable()) {
+    worker_ = std::thread([this] { run(); });
+    std::atexit(shut_down_at_exit);
+  }
+  // Saving fetches a binary, which makes PoCL compile, and PoCL's compiler keeps state in
+  // thread-local objects of the threads that built and launched. Those are destroyed when
+  // such a thread ends, for the main thread at exit() before any exit handler. So the
+  // first thread-local object of this kind, made here after the thread's first compile,
+  // flushes pending saves when its thread ends, before the compiler's state goes.
+  thread_local FlushAtThreadEnd flush_at_thread_end;
+  (void)flush_at_thread_end;
+  Job& job = pending_[ticket->hash];
+  job.ticket = ticket;
+  if (after) job.after = std::move(after);
+  job.due = std::chrono::steady_clock::now() + quiet;
+  wake_.notify_all();
+}
+
+void KernelCache::run() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    if (pending_.empty()) {
+      if (stopping_) return;
+      wake_.wait(lock);
+      continue;
+    }
+    auto next = pending_.begin();
+    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+      if (it->second.due < next->second.due) next = it;
+    }
+    if (flushing_ == 0 && std::chrono::steady_clock::now() < next->second.due) {
+      wake_.wait_until(lock, next->second.due);
+      continue;
+    }
+    Job job = std::move(next->second);
+    pending_.erase(next);
+    ++writing_;
+    lock.unlock();
+    write(job.ticket, job.after);
+    lock.lock();
+    --writing_;
+    wake_.notify_all();  // flush() waits for the work to drain
+  }
+}
+
+void KernelCache::flush() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!worker_.joinable()) return;
+  ++flushing_;
+  wake_.notify_all();
+  wake_.wait(lock, [this] { return pending_.empty() && writing_ == 0; });
+  --flushing_;
+}
+
+void KernelCache::shut_down() {
+  flush();
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!worker_.joinable()) return;
+  stopping_ = true;
+  wake_.notify_all();
+  lock.unlock();
+  worker_.join();
+}
+
+void KernelCache::write(const std::shared_ptr<CacheTicket>& ticket, const Event& after) {
+  try {
+    after.wait();
+  } catch (const std::exception& error) {
+    logger("cache").debug("not saving {}: its launch failed: {}", ticket->source_name,
+                          error.what());
+    return;
+  }
+  const Module& module = *ticket->device->module;
+  if (!module.has(&xgpu_backend_v1::program_binary)) {
+    logger("cache").debug("backend {} gives no program binaries: nothing to save", module.name);
+    return;
+  }
+  auto started = std::chrono::steady_clock::now();
+  std::string binary;
+  auto query = [&](char* buffer, std::size_t capacity, std::size_t* size) {
+    return module.table->program_binary(static_cast<xgpu_program>(ticket->program.get()),
+                                        ticket->device->raw, buffer, capacity, size);
+  };
+  // program_binary fills raw bytes, not a string: read the size, then the bytes.
+  std::size_t size = 0;
+  xgpu_status status = query(nullptr, 0, &size);
+  if (status == XGPU_STATUS_SUCCESS && size > 0) {
+    binary.resize(size);
+    status = query(binary.data(), binary.size(), &size);
+    binary.resize(size);
+  }
+  if (status != XGPU_STATUS_SUCCESS || binary.empty()) {
+    logger("cache").info("not saving {}: the driver gives no binary ({} {})", ticket->source_name,
+                         module.status_name(status), module.last_error());
+    return;
+  }
+  if (ticket->signatures.empty()) ticket->signatures = read_signatures(*ticket);
+  CacheEntry entry;
+  entry.key = ticket->key;
+  entry.build_log = ticket->build_log;
+  entry.binary = std::move(binary);
+  const DeviceInfo& info = ticket->device->info;
+  entry.metadata = "device=" + info.name + "\ndriver=" + info.driver_version +
+                   "\nplatform=" + info.platform_name + "\nsource=" + ticket->source_name +
+                   "\noptions=" + ticket->options + "\nkernels=" + ticket->kernel_names +
+                   "\nvariants=" + ticket->variants_text() + "\nsignatures=" + ticket->signatures +
+                   "\ncreated=" + std::to_string(std::time(nullptr)) + "\n";
+  store_.store(ticket->hash, entry);
+  logger("cache").debug(
+      "saved {} ({} bytes, binary fetched in {:.1f} ms)", ticket->source_name, entry.binary.size(),
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+          .count());
+}
+
+}  // namespace xgpu::detail

@@ -1,0 +1,303 @@
+// The cache folder; see store.hpp. Every open uses O_NOFOLLOW: a symlink planted where an
+// entry should be is never followed.
+#include "cache/store.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "cache/hash.hpp"
+#include "log.hpp"
+
+namespace xgpu::detail {
+namespace {
+
+constexpr const char* kLayout = "v1";
+constexpr const char* kSuffix = ".xkc";
+constexpr std::uint64_t kLargestEntry = 1ull << 30;
+constexpr std::time_t kAbandonedAfterSeconds = 3600;
+
+std::string errno_text() { return std::strerror(errno); }
+
+// mkdir -p with 0700 for every folder it creates.
+bool make_folders(const std::string& path, std::string& why) {
+  std::string partial;
+  std::size_t at = 0;
+  while (at != std::string::npos) {
+    at = path.find('/', at + 1);
+    partial = path.substr(0, at);
+    if (partial.empty()) continue;
+    if (mkdir(partial.c_str(), 0700) != 0 && errno != EEXIST) {
+      why = "cannot create " + partial + ": " + errno_text();
+      return false;
+    }
+  }
+  return true;
+}
+
+bool read_file(int fd, std::string& bytes) {
+  struct stat info {};
+  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) return false;
+  if (static_cast<std::uint64_t>(info.st_size) > kLargestEntry) return false;
+  bytes.resize(static_cast<std::size_t>(info.st_size));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t got = ::read(fd, bytes.data() + done, bytes.size() - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    done += static_cast<std::size_t>(got);
+  }
+  bytes.resize(done);
+  return true;
+}
+
+bool write_all(int fd, const std::string& bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t put = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) return false;
+    done += static_cast<std::size_t>(put);
+  }
+  return true;
+}
+
+}  // namespace
+
+CacheStore::CacheStore(CacheSettings settings) : settings_(std::move(settings)) {
+  if (settings_.mode == CacheMode::off) return;
+  std::string problem = check_folder(settings_.folder, settings_.mode == CacheMode::read_write);
+  if (!problem.empty()) {
+    refuse(problem);
+    return;
+  }
+  root_ = settings_.folder + "/" + kLayout;
+  if (settings_.mode == CacheMode::read_write && access(settings_.folder.c_str(), W_OK) != 0) {
+    settings_.mode = CacheMode::read_only;  // a read-only folder is silently read-only
+    settings_.note = "read-only (the folder is not writable)";
+  }
+  logger("cache").debug("kernel cache at {} ({})", settings_.folder,
+                        writable() ? "read-write" : "read-only");
+}
+
+// Creates the folder (0700) when missing and `create`; returns why it must not be used,
+// or "" (also for a missing folder that is not to be created: it simply holds nothing).
+std::string CacheStore::check_folder(const std::string& folder, bool create) {
+  struct stat info {};
+  if (lstat(folder.c_str(), &info) != 0) {
+    std::string why;
+    if (errno != ENOENT) return "cannot use " + folder + ": " + errno_text();
+    if (!create) return {};
+    if (!make_folders(folder, why)) return why;
+    if (lstat(folder.c_str(), &info) != 0) return "cannot use " + folder + ": " + errno_text();
+  }
+  if (S_ISLNK(info.st_mode)) return folder + " is a symbolic link";
+  if (!S_ISDIR(info.st_mode)) return folder + " is not a folder";
+  if (info.st_uid != geteuid()) {
+    return folder + " belongs to user id " + std::to_string(info.st_uid) + ", not to you (" +
+           std::to_string(geteuid()) + ")";
+  }
+  if (info.st_mode & (S_IWGRP | S_IWOTH)) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
+    return folder + " is writable by other users (mode " + mode + "); chmod 700 it";
+  }
+  return {};
+}
+
+void CacheStore::refuse(const std::string& why) {
+  settings_.mode = CacheMode::off;
+  settings_.note = "off: " + why;
+  logger("cache").warn("kernel cache disabled: {}; programs are built without it", why);
+}
+
+std::string CacheStore::entry_path(const std::string& hash) const {
+  return root_ + "/" + hash.substr(0, 2) + "/" + hash + kSuffix;
+}
+
+std::optional<CacheEntry> CacheStore::load(const std::string& hash, const std::string& key) {
+  if (!readable()) return std::nullopt;
+  const std::string path = entry_path(hash);
+  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno != ENOENT) logger("cache").warn("cannot open cache entry {}: {}", path, errno_text());
+    return std::nullopt;
+  }
+  std::string bytes;
+  bool read_ok = read_file(fd, bytes);
+  CacheEntry entry;
+  std::string why;
+  bool sound = read_ok && parse_entry(bytes, entry, &why);
+  if (sound && entry.key != key) {
+    sound = false;
+    why = "its key differs (a hash collision or a tampered entry)";
+  }
+  if (!sound) {
+    if (!read_ok) why = "not a readable regular file";
+    logger("cache").warn("cache entry {} is bad ({}): {}", path, why,
+                         writable() ? "deleted, the program is rebuilt" : "ignored");
+    // Delete only the file we read: a writer may have renamed a good entry into place since.
+    struct stat opened {
+    }, current{};
+    if (writable() && fstat(fd, &opened) == 0 && lstat(path.c_str(), &current) == 0 &&
+        opened.st_ino == current.st_ino && opened.st_dev == current.st_dev) {
+      unlink(path.c_str());
+    }
+    close(fd);
+    return std::nullopt;
+  }
+  if (writable()) futimens(fd, nullptr);  // the entry's last use, for pruning
+  close(fd);
+  return entry;
+}
+
+void CacheStore::store(const std::string& hash, const CacheEntry& entry) {
+  if (!writable()) return;
+  const std::string path = entry_path(hash);
+  const std::string folder = path.substr(0, path.rfind('/'));
+  std::string why;
+  if (!make_folders(folder, why)) {
+    logger("cache").warn("not caching {}: {}", hash, why);
+    return;
+  }
+  std::string temporary = folder + "/.tmp-" + hash + "-XXXXXX";
+  int fd = mkostemp(temporary.data(), O_CLOEXEC);  // 0600, a name no other process holds
+  if (fd < 0) {
+    logger("cache").warn("not caching {}: cannot create a file in {}: {}", hash, folder,
+                         errno_text());
+    return;
+  }
+  bool written = write_all(fd, encode_entry(entry)) && fsync(fd) == 0;
+  std::string failure = written ? "" : errno_text();
+  close(fd);
+  if (!written || rename(temporary.c_str(), path.c_str()) != 0) {
+    if (failure.empty()) failure = errno_text();
+    unlink(temporary.c_str());
+    logger("cache").warn("not caching {}: writing {} failed: {}", hash, path, failure);
+    return;
+  }
+  logger("cache").debug("stored {} ({} bytes)", path, entry.binary.size());
+  prune(settings_.max_size);
+}
+
+void CacheStore::remove(const std::string& hash, const CacheEntry& entry, const std::string& why) {
+  if (!writable()) return;
+  const std::string path = entry_path(hash);
+  // Only if the file still holds that entry: another process may have replaced it.
+  CacheEntry current;
+  std::string ignored;
+  StoredEntry stored;
+  stored.path = path;
+  stored.hash = hash;
+  if (read(stored, current, &ignored) && current.binary != entry.binary) return;
+  logger("cache").warn("cache entry {} removed: {}", path, why);
+  unlink(path.c_str());
+}
+
+std::vector<StoredEntry> CacheStore::entries() const {
+  std::vector<StoredEntry> found;
+  if (!readable()) return found;
+  DIR* top = opendir(root_.c_str());
+  if (!top) return found;
+  while (dirent* fan = readdir(top)) {
+    if (fan->d_name[0] == '.') continue;
+    std::string sub = root_ + "/" + fan->d_name;
+    DIR* dir = opendir(sub.c_str());
+    if (!dir) continue;
+    while (dirent* file = readdir(dir)) {
+      std::string name = file->d_name;
+      if (name.size() <= 4 || name.compare(name.size() - 4, 4, kSuffix) != 0 || name[0] == '.')
+        continue;
+      StoredEntry stored;
+      stored.path = sub + "/" + name;
+      stored.hash = name.substr(0, name.size() - 4);
+      struct stat info {};
+      if (lstat(stored.path.c_str(), &info) != 0) continue;
+      stored.size = static_cast<std::uint64_t>(info.st_size);
+      stored.last_use = info.st_mtime;
+      found.push_back(stored);
+    }
+    closedir(dir);
+  }
+  closedir(top);
+  std::sort(found.begin(), found.end(),
+            [](const StoredEntry& a, const StoredEntry& b) { return a.hash < b.hash; });
+  return found;
+}
+
+bool CacheStore::read(const StoredEntry& stored, CacheEntry& entry, std::string* why) const {
+  int fd = open(stored.path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    if (why) *why = "cannot open: " + errno_text();
+    return false;
+  }
+  std::string bytes;
+  bool read_ok = read_file(fd, bytes);
+  close(fd);
+  if (!read_ok) {
+    if (why) *why = "not a readable regular file";
+    return false;
+  }
+  if (!parse_entry(bytes, entry, why)) return false;
+  if (to_hex(sha256({entry.key})) != stored.hash) {
+    if (why) *why = "its key does not hash to its file name";
+    return false;
+  }
+  return true;
+}
+
+bool CacheStore::erase(const StoredEntry& stored) {
+  return writable() && unlink(stored.path.c_str()) == 0;
+}
+
+// Temporary files of writers that died before renaming them; old enough to be sure.
+void CacheStore::remove_abandoned() const {
+  DIR* top = opendir(root_.c_str());
+  if (!top) return;
+  const std::time_t now = std::time(nullptr);
+  while (dirent* fan = readdir(top)) {
+    if (fan->d_name[0] == '.') continue;
+    std::string sub = root_ + "/" + fan->d_name;
+    DIR* dir = opendir(sub.c_str());
+    if (!dir) continue;
+    while (dirent* file = readdir(dir)) {
+      if (std::strncmp(file->d_name, ".tmp-", 5) != 0) continue;
+      std::string path = sub + "/" + file->d_name;
+      struct stat info {};
+      if (lstat(path.c_str(), &info) == 0 && now - info.st_mtime > kAbandonedAfterSeconds) {
+        unlink(path.c_str());
+      }
+    }
+    closedir(dir);
+  }
+  closedir(top);
+}
+
+std::vector<StoredEntry> CacheStore::prune(std::uint64_t max_size) {
+  std::vector<StoredEntry> removed;
+  if (!writable()) return removed;
+  remove_abandoned();
+  std::vector<StoredEntry> all = entries();
+  std::uint64_t total = 0;
+  for (const auto& stored : all) total += stored.size;
+  if (total <= max_size) return removed;
+  std::sort(all.begin(), all.end(), [](const StoredEntry& a, const StoredEntry& b) {
+    return a.last_use != b.last_use ? a.last_use < b.last_use : a.hash < b.hash;
+  });
+  for (const auto& stored : all) {
+    if (total <= max_size) break;
+    if (unlink(stored.path.c_str()) == 0 || errno == ENOENT) {
+      total -= stored.size;
+      removed.push_back(stored);
+      logger("cache").debug("evicted {} ({} bytes, least recently used)", stored.path, stored.size);
+    }
+  }
+  return removed;
+}
+
+}  // namespace xgpu::detail

@@ -1,0 +1,66 @@
+// The cache folder on disk: checked ownership and permissions, entries fanned out by the
+// first two hex digits of their hash, atomic writes, least-recently-used pruning.
+//
+//   <folder>/v1/ab/ab12...ef.xkc   one entry (see entry.hpp)
+//   <folder>/v1/ab/.tmp-...        a write in progress, renamed into place when complete
+//
+// Use is tracked by each entry's modification time, set on every hit: unlike access
+// times, it is kept on every mount (noatime, relatime).
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cache/entry.hpp"
+#include "cache/settings.hpp"
+
+namespace xgpu::detail {
+
+struct StoredEntry {
+  std::string path;
+  std::string hash;
+  std::uint64_t size = 0;
+  std::time_t last_use = 0;
+};
+
+class CacheStore {
+ public:
+  /// Checks (and creates, 0700) the folder; a folder that is not safe to use turns the
+  /// store off with a warning that says why.
+  explicit CacheStore(CacheSettings settings);
+
+  bool readable() const { return settings_.mode != CacheMode::off; }
+  bool writable() const { return settings_.mode == CacheMode::read_write; }
+  const CacheSettings& settings() const { return settings_; }
+
+  /// The entry stored under `hash` when it is sound and its key is `key`. A corrupt or
+  /// mismatched entry is deleted (when writable) with a warning, and is a miss.
+  std::optional<CacheEntry> load(const std::string& hash, const std::string& key);
+  /// Writes atomically (temporary file, flush, rename), then prunes to the size cap.
+  void store(const std::string& hash, const CacheEntry& entry);
+  /// Deletes the entry under `hash` if it still holds `entry` (a binary the driver refused).
+  void remove(const std::string& hash, const CacheEntry& entry, const std::string& why);
+
+  std::vector<StoredEntry> entries() const;
+  /// Reads and checks one stored entry; false with the reason when it is bad.
+  bool read(const StoredEntry& stored, CacheEntry& entry, std::string* why) const;
+  /// Removes least recently used entries until the total is at most max_size; returns
+  /// the entries removed. Also removes abandoned temporary files.
+  std::vector<StoredEntry> prune(std::uint64_t max_size);
+  bool erase(const StoredEntry& stored);
+
+ private:
+  std::string entry_path(const std::string& hash) const;
+  static std::string check_folder(const std::string& folder, bool create);
+  void refuse(const std::string& why);
+  void remove_abandoned() const;
+
+  CacheSettings settings_;
+  std::string root_;  ///< <folder>/v1
+};
+
+}  // namespace xgpu::detail

@@ -1,0 +1,110 @@
+// Contexts, queues and allocation.
+#include <cstdint>
+#include <cstdio>
+
+#include "log.hpp"
+#include "objects.hpp"
+#include "xgpu/queue.hpp"
+
+namespace xgpu {
+namespace {
+
+std::string human_bytes(std::uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 4) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
+  return text;
+}
+
+}  // namespace
+
+Context::Context(const Device& device) {
+  if (!device) {
+    throw Error(Errc::invalid_handle, "cannot make a Context from an empty Device", "Context");
+  }
+  auto state = std::make_shared<detail::ContextState>();
+  state->device = device;
+  state->record = device.record();
+  const detail::Module& module = state->module();
+  xgpu_context raw = nullptr;
+  detail::check(module, module.table->context_create(state->record->raw, &raw),
+                "creating a context", state->record);
+  state->handle = detail::Handle<detail::ObjectKind::context>::adopt(&module, raw);
+  state_ = std::move(state);
+}
+
+const std::shared_ptr<detail::ContextState>& Context::state() const {
+  detail::state_of(state_, "Context");
+  return state_;
+}
+
+const Device& Context::device() const { return detail::state_of(state_, "Context").device; }
+
+Queue Context::queue(QueueOptions options) const {
+  const auto& state = detail::state_of(state_, "Context");
+  const detail::Module& module = state.module();
+  xgpu_queue raw = nullptr;
+  std::uint32_t flags = options.profiling ? XGPU_QUEUE_PROFILING : 0;
+  detail::check(module,
+                module.table->queue_create(static_cast<xgpu_context>(state.handle.get()),
+                                           state.record->raw, flags, &raw),
+                "creating a queue", state.record);
+  return Queue(*this, detail::Handle<detail::ObjectKind::queue>::adopt(&module, raw),
+               options.profiling);
+}
+
+std::size_t Context::checked_bytes(std::size_t count, std::size_t element_size) {
+  if (element_size != 0 && count > SIZE_MAX / element_size) {
+    throw Error(Errc::allocation_too_large,
+                "cannot allocate " + std::to_string(count) + " elements of " +
+                    std::to_string(element_size) + " bytes: the size overflows",
+                "Context::alloc");
+  }
+  return count * element_size;
+}
+
+namespace detail {
+
+BufferCore allocate(const ContextState& context, std::size_t bytes, Access access,
+                    bool host_visible) {
+  BufferCore core;
+  core.context = context.handle.get();
+  core.device = context.record;
+  if (bytes == 0) return core;  // OpenCL refuses size 0: an empty buffer has no object
+  const DeviceInfo& info = context.record->info;
+  if (info.max_allocation != 0 && bytes > info.max_allocation) {
+    throw Error(Errc::allocation_too_large,
+                "cannot allocate " + human_bytes(bytes) + " (" + std::to_string(bytes) +
+                    " bytes) on " + info.name + ": its largest allocation is " +
+                    human_bytes(info.max_allocation),
+                "Context::alloc");
+  }
+  std::uint32_t flags = static_cast<std::uint32_t>(access);
+  if (host_visible) flags |= XGPU_MEM_HOST_VISIBLE;
+  xgpu_buffer raw = nullptr;
+  const Module& module = context.module();
+  xgpu_status status = module.table->buffer_create(static_cast<xgpu_context>(context.handle.get()),
+                                                   flags, bytes, &raw);
+  if (status != XGPU_STATUS_SUCCESS) {
+    throw_backend_error(module, status, "allocating " + human_bytes(bytes), context.record);
+  }
+  core.handle = Handle<ObjectKind::buffer>::adopt(&module, raw);
+  core.bytes = bytes;
+  return core;
+}
+
+void log_unmap_failure(const char* what) noexcept {
+  try {
+    logger().error("unmapping a buffer failed: {}", what);
+  } catch (...) {
+  }
+}
+
+}  // namespace detail
+}  // namespace xgpu

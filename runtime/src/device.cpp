@@ -1,0 +1,113 @@
+// The public face of the registry: devices(), select(), backends() and Device itself.
+#include "xgpu/device.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+
+#include "registry.hpp"
+#include "selector.hpp"
+
+namespace xgpu {
+
+bool DeviceInfo::has_extension(std::string_view name) const {
+  return std::find(extensions.begin(), extensions.end(), name) != extensions.end();
+}
+
+std::string DeviceInfo::type_name() const {
+  std::string text;
+  auto add = [&](std::uint32_t bit, const char* word) {
+    if (type & bit) text += (text.empty() ? "" : "|") + std::string(word);
+  };
+  add(DeviceType::gpu, "gpu");
+  add(DeviceType::cpu, "cpu");
+  add(DeviceType::accelerator, "accelerator");
+  return text.empty() ? "unknown" : text;
+}
+
+namespace {
+
+const detail::DeviceRecord& record_of(const Device& device) {
+  if (!device.record()) {
+    throw Error(Errc::invalid_handle, "this Device is empty (default-constructed)", "Device");
+  }
+  return *device.record();
+}
+
+std::vector<const detail::DeviceRecord*> visible() {
+  return detail::Registry::instance().visible_devices();
+}
+
+std::string effective_selector(std::string_view selector) {
+  if (!selector.empty()) return std::string(selector);
+  const char* from_environment = std::getenv("XGPU_DEVICE");
+  if (from_environment && *from_environment) return from_environment;
+  return detail::kDefaultSelector;
+}
+
+}  // namespace
+
+const DeviceInfo& Device::info() const { return record_of(*this).info; }
+
+std::size_t Device::index() const { return record_of(*this).visible_index; }
+
+std::string Device::describe() const {
+  const auto& record = record_of(*this);
+  return record.info.backend + ":" + std::to_string(record.visible_index) + " " + record.info.name +
+         " (" + record.info.implementation + ")";
+}
+
+std::vector<Device> devices() {
+  std::vector<Device> list;
+  for (const auto* record : visible()) list.emplace_back(record);
+  return list;
+}
+
+std::vector<Device> select_all(std::string_view selector) {
+  const auto& registry = detail::Registry::instance();
+  std::vector<Device> list;
+  for (const auto* record : detail::match_selector_all(effective_selector(selector), visible(),
+                                                       registry.backend_names())) {
+    list.emplace_back(record);
+  }
+  return list;
+}
+
+std::optional<Device> find(std::string_view selector) {
+  auto matches = select_all(selector);
+  if (matches.empty()) return std::nullopt;
+  return matches.front();
+}
+
+Device select(std::string_view selector) {
+  std::string text = effective_selector(selector);
+  if (auto device = find(text)) return *device;
+  std::string message = "no device matches selector '" + text + "'";
+  if (selector.empty() && std::getenv("XGPU_DEVICE")) message += " (from XGPU_DEVICE)";
+  auto count = visible().size();
+  message += count == 0 ? "; no device is visible at all (run `xgpu query`)"
+                        : "; " + std::to_string(count) + " device(s) visible (run `xgpu query`)";
+  throw Error(Errc::no_device, message, "select");
+}
+
+std::vector<BackendReport> backends() { return detail::Registry::instance().reports(); }
+
+std::vector<std::string> backend_search_path() {
+  return detail::Registry::instance().search_path();
+}
+
+BackendReport inspect_backend_module(const std::string& path) {
+  // A module that loaded stays loaded (and reachable) until exit: unloading code that may
+  // still have callbacks registered with a driver's threads is not safe.
+  static std::mutex mutex;
+  static auto* inspected = new std::vector<std::unique_ptr<detail::Module>>();
+  detail::LoadOutcome outcome = detail::load_module(path);
+  if (outcome.module) {
+    std::lock_guard<std::mutex> lock(mutex);
+    inspected->push_back(std::move(outcome.module));
+  }
+  return outcome.report;
+}
+
+}  // namespace xgpu

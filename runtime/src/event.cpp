@@ -1,0 +1,58 @@
+// Events: waiting, status and profiling. An empty Event stands for a command that had
+// nothing to do (0 elements): it is complete.
+#include "xgpu/event.hpp"
+
+#include "module.hpp"
+
+namespace xgpu {
+
+void Event::wait() const {
+  if (!handle_) return;
+  const detail::Module& module = *handle_.module();
+  auto raw = static_cast<xgpu_event>(handle_.get());
+  detail::check(module, module.table->event_wait(&raw, 1), "Event::wait", nullptr);
+}
+
+EventStatus Event::status() const {
+  if (!handle_) return EventStatus::complete;
+  const detail::Module& module = *handle_.module();
+  std::int32_t state = 0;
+  detail::check(module, module.table->event_status(static_cast<xgpu_event>(handle_.get()), &state),
+                "Event::status", nullptr);
+  if (state < 0) detail::throw_backend_error(module, state, "the command of this Event", nullptr);
+  switch (state) {
+    case XGPU_EVENT_QUEUED:
+      return EventStatus::queued;
+    case XGPU_EVENT_SUBMITTED:
+      return EventStatus::submitted;
+    case XGPU_EVENT_RUNNING:
+      return EventStatus::running;
+    default:
+      return EventStatus::complete;
+  }
+}
+
+Profile Event::profile() const {
+  if (!handle_) {
+    throw Error(Errc::invalid_handle,
+                "this Event is empty (its command had nothing to do): it has no timestamps",
+                "Event::profile");
+  }
+  const detail::Module& module = *handle_.module();
+  auto raw = static_cast<xgpu_event>(handle_.get());
+  Profile profile;
+  std::pair<std::uint32_t, std::uint64_t*> points[] = {{XGPU_PROFILE_QUEUED, &profile.queued},
+                                                       {XGPU_PROFILE_SUBMIT, &profile.submit},
+                                                       {XGPU_PROFILE_START, &profile.start},
+                                                       {XGPU_PROFILE_END, &profile.end}};
+  for (auto& [point, out] : points) {
+    xgpu_status status = module.table->event_profile(raw, point, out);
+    if (status != XGPU_STATUS_SUCCESS) {
+      detail::throw_backend_error(
+          module, status, "Event::profile (was the queue made with QueueOptions{true}?)", nullptr);
+    }
+  }
+  return profile;
+}
+
+}  // namespace xgpu

@@ -1,0 +1,159 @@
+// Queue::launch: every argument and the range are checked before anything is enqueued;
+// then arguments are set and the kernel enqueued under the kernel's lock.
+#include <array>
+
+#include "signature.hpp"
+#include "xgpu/queue.hpp"
+
+namespace xgpu {
+namespace {
+
+// How long a program goes without launching a new work-group shape before it is saved:
+// long enough to gather a typical program's first launches, short enough that a
+// long-running process saves its work early.
+constexpr std::chrono::milliseconds kSaveLaunchedAfter{300};
+
+[[noreturn]] void bad_range(const Kernel& kernel, const std::string& why) {
+  throw Error(Errc::invalid_range, "launch of kernel '" + kernel.name() + "': " + why,
+              "Queue::launch");
+}
+
+void check_ranges(const Kernel& kernel, const Launch& launch, const DeviceInfo& device) {
+  const Range& global = launch.global();
+  if (global.dims < 1 || global.dims > 3) bad_range(kernel, "a range has 1 to 3 dimensions");
+  if (launch.offset() && launch.offset()->dims != global.dims) {
+    bad_range(kernel, "the offset has " + std::to_string(launch.offset()->dims) +
+                          " dimension(s) and the global range " + std::to_string(global.dims));
+  }
+  if (!launch.local()) return;
+  const Range& local = *launch.local();
+  if (local.dims != global.dims) {
+    bad_range(kernel, "the work-group size has " + std::to_string(local.dims) +
+                          " dimension(s) and the global range " + std::to_string(global.dims));
+  }
+  for (unsigned d = 0; d < global.dims; ++d) {
+    if (local.size[d] == 0)
+      bad_range(kernel, "the work-group size is 0 in dimension " + std::to_string(d));
+    // OpenCL 1.2 devices need whole work-groups; the caller rounds up and guards.
+    if (global.size[d] % local.size[d] != 0) {
+      bad_range(kernel, "the global size " + std::to_string(global.size[d]) + " in dimension " +
+                            std::to_string(d) + " is not a multiple of the work-group size " +
+                            std::to_string(local.size[d]));
+    }
+    if (device.max_work_item_sizes[d] && local.size[d] > device.max_work_item_sizes[d]) {
+      bad_range(kernel, "the work-group size " + std::to_string(local.size[d]) + " in dimension " +
+                            std::to_string(d) + " exceeds the device's " +
+                            std::to_string(device.max_work_item_sizes[d]));
+    }
+  }
+  if (device.max_work_group_size && local.total() > device.max_work_group_size) {
+    bad_range(kernel, "a work-group of " + std::to_string(local.total()) +
+                          " items exceeds the device's maximum of " +
+                          std::to_string(device.max_work_group_size));
+  }
+}
+
+// True when this work-group shape is new to the program's cache entry. Called under the
+// kernel's lock; after the first launch of a shape it costs one scan of a short vector.
+bool note_shape(detail::KernelState& state, const Launch& launch) {
+  std::array<std::size_t, 4> shape{launch.global().dims, 0, 0, 0};
+  if (launch.local()) {
+    for (unsigned d = 0; d < launch.local()->dims; ++d) shape[d + 1] = launch.local()->size[d];
+  }
+  for (const auto& seen : state.launched_shapes) {
+    if (seen == shape) return false;
+  }
+  state.launched_shapes.push_back(shape);
+  std::string variant = state.name + "@" + std::to_string(shape[0]) + "d";
+  if (launch.local()) {
+    variant += ":" + std::to_string(shape[1]) + "x" + std::to_string(shape[2]) + "x" +
+               std::to_string(shape[3]);
+  }
+  return state.program->ticket->add_variant(variant);
+}
+
+}  // namespace
+
+Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
+                              const detail::KernelArg* args, std::size_t count) {
+  auto& state = const_cast<detail::KernelState&>(detail::state_of(kernel.state(), "Kernel"));
+  if (!*this) throw Error(Errc::invalid_handle, "launch on an empty Queue", "Queue::launch");
+  const auto& context = *context_.state();
+  if (state.program->context.get() != context.handle.get()) {
+    throw Error(Errc::context_mismatch,
+                "kernel '" + state.name + "' was built in another context than the queue's",
+                "Queue::launch");
+  }
+  if (count != state.arg_count) {
+    throw Error(Errc::argument_count,
+                "kernel '" + state.name + "' takes " + std::to_string(state.arg_count) +
+                    " argument(s), got " + std::to_string(count),
+                "Queue::launch");
+  }
+  check_ranges(kernel, launch, context.record->info);
+  constexpr std::size_t kInline = 16;
+  std::array<detail::PreparedArg, kInline> inline_args;
+  std::vector<detail::PreparedArg> many_args(count > kInline ? count : 0);
+  detail::PreparedArg* prepared = count > kInline ? many_args.data() : inline_args.data();
+  for (std::size_t i = 0; i < count; ++i) {
+    detail::prepare_argument(state, i, args[i], context.handle.get(), prepared[i]);
+  }
+  const Range& global = launch.global();
+  if (global.total() == 0) return Event();  // nothing to run, as for an empty buffer
+
+  std::vector<xgpu_event> wait;
+  for (const Event& event : launch.wait_list()) {
+    if (event) wait.push_back(static_cast<xgpu_event>(event.raw()));
+  }
+  xgpu_wait_v1 wait_list{wait.data(), static_cast<std::uint32_t>(wait.size())};
+
+  const detail::Module& module = context.module();
+  auto raw_kernel = static_cast<xgpu_kernel>(state.handle.get());
+  xgpu_event event = nullptr;
+  bool new_variant = false;
+  {
+    std::lock_guard<std::mutex> lock(state.launch_mutex);
+    if (state.program->ticket) new_variant = note_shape(state, launch);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const detail::PreparedArg& arg = prepared[i];
+      xgpu_status status;
+      switch (arg.kind) {
+        case detail::ArgKind::buffer:
+        case detail::ArgKind::null_buffer:
+          status = module.table->kernel_set_arg_buffer(raw_kernel, i,
+                                                       static_cast<xgpu_buffer>(arg.buffer));
+          break;
+        case detail::ArgKind::local:
+          status = module.table->kernel_set_arg_local(raw_kernel, i, arg.size);
+          break;
+        default:
+          status = module.table->kernel_set_arg(raw_kernel, i, arg.size, arg.value);
+      }
+      if (status != XGPU_STATUS_SUCCESS) {
+        std::string name = state.signature_known ? " (" + state.parameters[i].name + ")" : "";
+        detail::throw_backend_error(
+            module, status,
+            "setting argument " + std::to_string(i) + name + " of kernel '" + state.name + "'",
+            context.record);
+      }
+    }
+    const std::size_t* offset = launch.offset() ? launch.offset()->size.data() : nullptr;
+    const std::size_t* local = launch.local() ? launch.local()->size.data() : nullptr;
+    xgpu_status status = module.table->kernel_launch(
+        static_cast<xgpu_queue>(handle_.get()), raw_kernel, global.dims, offset, global.size.data(),
+        local, wait.empty() ? nullptr : &wait_list, &event);
+    if (status != XGPU_STATUS_SUCCESS) {
+      detail::throw_backend_error(module, status, "launching kernel '" + state.name + "'",
+                                  context.record);
+    }
+  }
+  Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event));
+  // The cached binary lacks this launch's code (PoCL compiles per work-group size at the
+  // first launch): save the program again once this launch is done.
+  if (new_variant) {
+    detail::KernelCache::instance().schedule(state.program->ticket, done, kSaveLaunchedAfter);
+  }
+  return done;
+}
+
+}  // namespace xgpu

@@ -1,0 +1,66 @@
+// Program and Kernel: kernel lookup by name, and each kernel's signature.
+#include <algorithm>
+
+#include "objects.hpp"
+
+namespace xgpu {
+
+Kernel Program::kernel(std::string_view name) const {
+  const auto& program = detail::state_of(state_, "Program");
+  const auto& names = program.kernel_names;
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string known;
+    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+    throw Error(Errc::unknown_kernel,
+                program.source_name + " has no kernel named '" + std::string(name) +
+                    "'; its kernels are: " + (known.empty() ? "(none)" : known),
+                "Program::kernel");
+  }
+  const detail::Module& module = program.module();
+  auto state = std::make_shared<detail::KernelState>();
+  state->program = state_;
+  state->name = std::string(name);
+  xgpu_kernel raw = nullptr;
+  detail::check(module,
+                module.table->kernel_create(static_cast<xgpu_program>(program.handle.get()),
+                                            state->name.c_str(), &raw),
+                "creating a kernel", program.record);
+  state->handle = detail::Handle<detail::ObjectKind::kernel>::adopt(&module, raw);
+  std::uint32_t count = 0;
+  detail::check(module, module.table->kernel_arg_count(raw, &count), "counting kernel arguments",
+                program.record);
+  state->arg_count = count;
+  state->parameters = detail::read_parameters(module, raw, count, state->signature_known);
+  if (!state->signature_known) {
+    // Some drivers keep no argument info in programs made from binaries: use the
+    // signature the cache saved when the program was first built from source.
+    auto saved = program.saved_signatures.find(state->name);
+    if (saved != program.saved_signatures.end() && saved->second.size() == count) {
+      state->parameters = saved->second;
+      state->signature_known = true;
+    }
+  }
+  return Kernel(std::move(state));
+}
+
+std::vector<std::string> Program::kernel_names() const {
+  return detail::state_of(state_, "Program").kernel_names;
+}
+const std::string& Program::build_log() const {
+  return detail::state_of(state_, "Program").build_log;
+}
+const std::string& Program::source_name() const {
+  return detail::state_of(state_, "Program").source_name;
+}
+
+const std::string& Kernel::name() const { return detail::state_of(state_, "Kernel").name; }
+std::size_t Kernel::arg_count() const { return detail::state_of(state_, "Kernel").arg_count; }
+std::vector<std::string> Kernel::arg_names() const {
+  std::vector<std::string> names;
+  for (const auto& parameter : detail::state_of(state_, "Kernel").parameters) {
+    names.push_back(parameter.name);
+  }
+  return names;
+}
+
+}  // namespace xgpu

@@ -1,0 +1,194 @@
+// Queue operations on buffers: bounds and context checks first, then one module call.
+#include "xgpu/queue.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "objects.hpp"
+
+namespace xgpu {
+namespace {
+
+using detail::BufferCore;
+
+[[noreturn]] void out_of_range(const char* operation, std::size_t count, std::size_t offset,
+                               std::size_t size) {
+  throw Error(Errc::out_of_range,
+              std::string(operation) + " of " + std::to_string(count) + " element(s) at offset " +
+                  std::to_string(offset) + " reaches past the end of a buffer of " +
+                  std::to_string(size) + " element(s); nothing was transferred",
+              operation);
+}
+
+// Resolves `all` and checks [offset, offset + count) lies inside the buffer.
+std::size_t checked_count(const char* operation, const BufferCore& buffer, std::size_t element_size,
+                          std::size_t count, std::size_t offset) {
+  const std::size_t size = buffer.bytes / element_size;
+  if (offset > size) out_of_range(operation, count == all ? 0 : count, offset, size);
+  if (count == all) return size - offset;
+  if (count > size - offset) out_of_range(operation, count, offset, size);
+  return count;
+}
+
+Event adopt_event(const detail::Module& module, xgpu_event raw) {
+  return Event(detail::Handle<detail::ObjectKind::event>::adopt(&module, raw));
+}
+
+}  // namespace
+
+Queue::Queue(Context context, detail::Handle<detail::ObjectKind::queue> handle, bool profiling)
+    : context_(std::move(context)), handle_(std::move(handle)), profiling_(profiling) {}
+
+namespace {
+
+// Common checks of every queue operation: a live queue, and a buffer of its context.
+const detail::ContextState& checked_context(const Queue& queue, const BufferCore& buffer,
+                                            const char* operation) {
+  if (!queue) {
+    throw Error(Errc::invalid_handle,
+                std::string(operation) + " on an empty Queue (default-constructed or moved-from)",
+                operation);
+  }
+  const auto& context = *queue.context().state();
+  if (!buffer.context) {
+    throw Error(
+        Errc::invalid_handle,
+        std::string(operation) + ": the buffer is empty (default-constructed or moved-from)",
+        operation);
+  }
+  if (buffer.context != context.handle.get()) {
+    throw Error(Errc::context_mismatch,
+                std::string(operation) +
+                    ": the buffer belongs to another context than the "
+                    "queue's (allocate it from the queue's Context)",
+                operation);
+  }
+  return context;
+}
+
+}  // namespace
+
+Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t element_size,
+                      void* host, std::size_t count, std::size_t offset, bool blocking) {
+  const char* operation = direction == Direction::write ? "Queue::write" : "Queue::read";
+  const auto& context = checked_context(*this, buffer, operation);
+  count = checked_count(operation, buffer, element_size, count, offset);
+  if (count == 0) return Event();
+  if (!host) {
+    throw Error(Errc::invalid_argument, std::string(operation) + ": the host pointer is null",
+                operation);
+  }
+  const detail::Module& module = context.module();
+  auto queue = static_cast<xgpu_queue>(handle_.get());
+  auto raw_buffer = static_cast<xgpu_buffer>(buffer.handle.get());
+  xgpu_event event = nullptr;
+  xgpu_event* event_out = blocking ? nullptr : &event;
+  xgpu_status status =
+      direction == Direction::write
+          ? module.table->buffer_write(queue, raw_buffer, blocking, offset * element_size,
+                                       count * element_size, host, nullptr, event_out)
+          : module.table->buffer_read(queue, raw_buffer, blocking, offset * element_size,
+                                      count * element_size, host, nullptr, event_out);
+  detail::check(module, status, operation, context.record);
+  return blocking ? Event() : adopt_event(module, event);
+}
+
+Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_t element_size,
+                        std::size_t count, std::size_t src_offset, std::size_t dst_offset) {
+  const auto& context = checked_context(*this, src, "Queue::copy");
+  checked_context(*this, dst, "Queue::copy");
+  if (count == all) {
+    count = checked_count("Queue::copy", src, element_size, all, src_offset);
+    checked_count("Queue::copy", dst, element_size, count, dst_offset);
+  } else {
+    checked_count("Queue::copy", src, element_size, count, src_offset);
+    checked_count("Queue::copy", dst, element_size, count, dst_offset);
+  }
+  if (count == 0) return Event();
+  const detail::Module& module = context.module();
+  xgpu_event event = nullptr;
+  detail::check(module,
+                module.table->buffer_copy(static_cast<xgpu_queue>(handle_.get()),
+                                          static_cast<xgpu_buffer>(src.handle.get()),
+                                          static_cast<xgpu_buffer>(dst.handle.get()),
+                                          src_offset * element_size, dst_offset * element_size,
+                                          count * element_size, nullptr, &event),
+                "Queue::copy", context.record);
+  return adopt_event(module, event);
+}
+
+Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t element_size,
+                        std::size_t count, std::size_t offset) {
+  const auto& context = checked_context(*this, dst, "Queue::fill");
+  count = checked_count("Queue::fill", dst, element_size, count, offset);
+  if (count == 0) return Event();
+  const detail::Module& module = context.module();
+  xgpu_event event = nullptr;
+  // OpenCL fills with power-of-two patterns up to 128 bytes; other sizes go by a write.
+  bool power_of_two = element_size && !(element_size & (element_size - 1)) && element_size <= 128;
+  if (!power_of_two) {
+    std::vector<unsigned char> host(count * element_size);
+    for (std::size_t i = 0; i < count; ++i) {
+      std::memcpy(host.data() + i * element_size, pattern, element_size);
+    }
+    transfer(Direction::write, dst, element_size, host.data(), count, offset, true);
+    return Event();
+  }
+  detail::check(
+      module,
+      module.table->buffer_fill(static_cast<xgpu_queue>(handle_.get()),
+                                static_cast<xgpu_buffer>(dst.handle.get()), pattern, element_size,
+                                offset * element_size, count * element_size, nullptr, &event),
+      "Queue::fill", context.record);
+  return adopt_event(module, event);
+}
+
+void* Queue::map_bytes(const BufferCore& buffer, std::size_t element_size, std::size_t& count,
+                       std::size_t offset) {
+  const auto& context = checked_context(*this, buffer, "Queue::map");
+  count = checked_count("Queue::map", buffer, element_size, count, offset);
+  if (count == 0) return nullptr;
+  const detail::Module& module = context.module();
+  void* pointer = nullptr;
+  xgpu_event raw_event = nullptr;
+  detail::check(module,
+                module.table->buffer_map(static_cast<xgpu_queue>(handle_.get()),
+                                         static_cast<xgpu_buffer>(buffer.handle.get()),
+                                         XGPU_MAP_READ | XGPU_MAP_WRITE, offset * element_size,
+                                         count * element_size, &pointer, nullptr, &raw_event),
+                "Queue::map", context.record);
+  adopt_event(module, raw_event).wait();
+  return pointer;
+}
+
+void Queue::unmap_bytes(const BufferCore& buffer, void* pointer) {
+  const auto& context = checked_context(*this, buffer, "Queue::unmap");
+  const detail::Module& module = context.module();
+  xgpu_event raw_event = nullptr;
+  detail::check(module,
+                module.table->buffer_unmap(static_cast<xgpu_queue>(handle_.get()),
+                                           static_cast<xgpu_buffer>(buffer.handle.get()), pointer,
+                                           nullptr, &raw_event),
+                "Queue::unmap", context.record);
+  // Waiting makes the host's writes visible to whatever the caller enqueues next, also on
+  // another queue.
+  adopt_event(module, raw_event).wait();
+}
+
+void Queue::finish() {
+  if (!*this) throw Error(Errc::invalid_handle, "Queue::finish on an empty Queue", "Queue::finish");
+  const auto& context = *context_.state();
+  detail::check(context.module(),
+                context.module().table->queue_finish(static_cast<xgpu_queue>(handle_.get())),
+                "Queue::finish", context.record);
+}
+
+void Queue::flush() {
+  if (!*this) throw Error(Errc::invalid_handle, "Queue::flush on an empty Queue", "Queue::flush");
+  const auto& context = *context_.state();
+  detail::check(context.module(),
+                context.module().table->queue_flush(static_cast<xgpu_queue>(handle_.get())),
+                "Queue::flush", context.record);
+}
+
+}  // namespace xgpu

@@ -1,0 +1,162 @@
+// Finding modules: XGPU_BACKEND_PATH first, then the module folder next to libxgpu
+// (<libdir>/xgpu, the same in a build tree and an install). Registration is explicit,
+// on first use; no global constructors.
+#include "registry.hpp"
+
+#include <dirent.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+
+#include "log.hpp"
+#include "selector.hpp"
+
+namespace xgpu::detail {
+namespace {
+
+constexpr const char* kModulePrefix = "libxgpu-backend-";
+constexpr const char* kModuleSuffix = ".so";
+
+std::vector<std::string> split_path_list(const char* text) {
+  std::vector<std::string> folders;
+  if (!text) return folders;
+  std::string rest(text);
+  std::size_t start = 0;
+  while (start <= rest.size()) {
+    std::size_t end = rest.find(':', start);
+    if (end == std::string::npos) end = rest.size();
+    if (end > start) folders.push_back(rest.substr(start, end - start));
+    start = end + 1;
+  }
+  return folders;
+}
+
+std::string library_folder() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&library_folder), &info) == 0 || !info.dli_fname) return {};
+  std::string path = info.dli_fname;
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+bool is_module_file(const std::string& name) {
+  return name.size() > std::char_traits<char>::length(kModulePrefix) + 3 &&
+         name.rfind(kModulePrefix, 0) == 0 && name.compare(name.size() - 3, 3, kModuleSuffix) == 0;
+}
+
+}  // namespace
+
+const Registry& Registry::instance() {
+  static const Registry* registry = new Registry();  // lives until exit: modules stay loaded
+  return *registry;
+}
+
+Registry::Registry() {
+  search_path_ = split_path_list(std::getenv("XGPU_BACKEND_PATH"));
+  std::string own = library_folder();
+  if (!own.empty()) search_path_.push_back(own + "/" + XGPU_MODULE_SUBDIR);
+  for (const auto& folder : search_path_) load_folder(folder);
+  if (modules_.empty()) {
+    BackendReport none;
+    none.name = "(none)";
+    none.message = "no backend module found; searched: ";
+    for (const auto& folder : search_path_) none.message += folder + " ";
+    reports_.push_back(none);
+    logger("loader").warn("{}", none.message);
+  }
+  apply_visibility();
+}
+
+void Registry::load_folder(const std::string& folder) {
+  logger("loader").debug("searching {} for backend modules", folder);
+  DIR* dir = opendir(folder.c_str());
+  if (!dir) {
+    logger("loader").debug("cannot open {}: skipped", folder);
+    return;
+  }
+  std::vector<std::string> files;
+  while (dirent* entry = readdir(dir)) {
+    if (is_module_file(entry->d_name)) files.push_back(folder + "/" + entry->d_name);
+  }
+  closedir(dir);
+  std::sort(files.begin(), files.end());
+  for (const auto& path : files) {
+    LoadOutcome outcome = load_module(path);
+    if (outcome.module) {
+      const std::string& name = outcome.module->name;
+      auto same = std::find_if(modules_.begin(), modules_.end(),
+                               [&](const auto& m) { return m->name == name; });
+      if (same != modules_.end()) {
+        // The first folder wins, so XGPU_BACKEND_PATH can override an installed module.
+        outcome.report.loaded = false;
+        outcome.report.message =
+            "skipped: module '" + name + "' already loaded from " + (*same)->path;
+        logger("loader").info("{}: {}", path, outcome.report.message);
+        reports_.push_back(outcome.report);
+        continue;
+      }
+      add_devices(*outcome.module);
+      modules_.push_back(std::move(outcome.module));
+    }
+    reports_.push_back(outcome.report);
+  }
+}
+
+void Registry::add_devices(const Module& module) {
+  std::uint32_t count = 0;
+  if (module.table->device_count(&count) != XGPU_STATUS_SUCCESS) return;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    xgpu_device raw = nullptr;
+    xgpu_status status = module.table->device_get(i, &raw);
+    if (status != XGPU_STATUS_SUCCESS) {
+      logger("loader").warn("backend {}: device {} unavailable: {}", module.name, i,
+                            module.last_error());
+      continue;
+    }
+    auto record = std::make_unique<DeviceRecord>();
+    record->module = &module;
+    record->raw = raw;
+    record->info = read_device_info(module, raw);
+    record->global_index = devices_.size();
+    logger("loader").debug("device {}: {} ({}, {})", record->global_index, record->info.name,
+                           record->info.platform_name, record->info.driver_version);
+    devices_.push_back(std::move(record));
+  }
+}
+
+void Registry::apply_visibility() {
+  const char* filter = std::getenv("XGPU_VISIBLE_DEVICES");
+  std::vector<const DeviceRecord*> everything;
+  for (const auto& device : devices_) everything.push_back(device.get());
+  std::vector<const DeviceRecord*> chosen = everything;
+  if (filter) {
+    try {
+      chosen = match_selector_all(filter, everything, backend_names());
+    } catch (const Error& error) {
+      visibility_error_ = error.with_context("while reading XGPU_VISIBLE_DEVICES");
+      chosen.clear();
+    }
+  }
+  for (const auto& device : devices_) device->visible = false;
+  for (const DeviceRecord* device : chosen) {
+    auto* mutable_device = const_cast<DeviceRecord*>(device);
+    mutable_device->visible = true;
+    mutable_device->visible_index = visible_.size();
+    visible_.push_back(device);
+  }
+}
+
+const std::vector<const DeviceRecord*>& Registry::visible_devices() const {
+  if (visibility_error_) throw *visibility_error_;
+  return visible_;
+}
+
+std::vector<std::string> Registry::backend_names() const {
+  std::set<std::string> names = {"opencl", "cuda", "level_zero", "hip"};  // known and planned
+  for (const auto& module : modules_) names.insert(module->name);
+  return {names.begin(), names.end()};
+}
+
+}  // namespace xgpu::detail

@@ -1,0 +1,54 @@
+// The process-wide registry: modules found on the search path, their devices, and which
+// devices XGPU_VISIBLE_DEVICES leaves visible. Built on first use, lives until exit.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "module.hpp"
+#include "xgpu/device.hpp"
+#include "xgpu/error.hpp"
+
+namespace xgpu::detail {
+
+struct DeviceRecord {
+  const Module* module = nullptr;
+  xgpu_device raw = nullptr;
+  DeviceInfo info;
+  std::size_t global_index = 0;   ///< among all devices of all modules
+  std::size_t visible_index = 0;  ///< among visible devices; meaningful when visible
+  bool visible = true;
+};
+
+class Registry {
+ public:
+  static const Registry& instance();
+
+  const std::vector<std::unique_ptr<DeviceRecord>>& all_devices() const { return devices_; }
+  /// Visible devices; throws the stored error when XGPU_VISIBLE_DEVICES did not parse.
+  const std::vector<const DeviceRecord*>& visible_devices() const;
+  const std::vector<BackendReport>& reports() const { return reports_; }
+  const std::vector<std::string>& search_path() const { return search_path_; }
+  std::vector<std::string> backend_names() const;
+
+ private:
+  Registry();
+  void load_folder(const std::string& folder);
+  void add_devices(const Module& module);
+  void apply_visibility();
+
+  std::vector<std::string> search_path_;
+  std::vector<std::unique_ptr<Module>> modules_;
+  std::vector<BackendReport> reports_;
+  std::vector<std::unique_ptr<DeviceRecord>> devices_;
+  std::vector<const DeviceRecord*> visible_;
+  std::optional<Error> visibility_error_;
+};
+
+/// Reads every property of a device through its module; failures land in query_errors.
+DeviceInfo read_device_info(const Module& module, xgpu_device device);
+
+}  // namespace xgpu::detail

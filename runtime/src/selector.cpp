@@ -1,0 +1,157 @@
+// Parsing and matching device selectors. Type words never match a simulator (Oclgrind
+// claims to be every type at once): it is picked by name, by `*` or by index.
+#include "selector.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "registry.hpp"
+
+namespace xgpu::detail {
+namespace {
+
+const std::vector<std::string> kTypeWords = {"gpu", "cpu", "accelerator", "*"};
+// Vendor words accepted even when no device of that vendor is present, so that a
+// selector written for another machine parses and simply matches nothing.
+const std::vector<std::string> kVendorWords = {
+    "nvidia", "amd",  "intel",    "arm",       "apple",     "qualcomm", "imagination",
+    "mesa",   "pocl", "oclgrind", "simulator", "microsoft", "samsung",  "mali"};
+
+[[noreturn]] void bad(std::string_view selector, const std::string& why) {
+  throw Error(Errc::invalid_selector,
+              "invalid device selector '" + std::string(selector) + "': " + why, "select");
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string trim(std::string_view text) {
+  std::size_t begin = 0, end = text.size();
+  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
+  while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+  return std::string(text.substr(begin, end - begin));
+}
+
+bool is_number(const std::string& text) {
+  return !text.empty() && text.size() < 10 && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+}
+
+bool contains(const std::vector<std::string>& words, const std::string& word) {
+  return std::find(words.begin(), words.end(), word) != words.end();
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = text.find(separator, start);
+    parts.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
+std::string expected_words(const std::vector<std::string>& backends) {
+  std::string text = "expected a type (gpu, cpu, accelerator, *), a vendor (";
+  for (std::size_t i = 0; i < kVendorWords.size(); ++i) text += (i ? ", " : "") + kVendorWords[i];
+  text += "), a backend (";
+  for (std::size_t i = 0; i < backends.size(); ++i) text += (i ? ", " : "") + backends[i];
+  return text + ") or a device index";
+}
+
+SelectorTerm parse_term(std::string_view selector, const std::string& text,
+                        const std::vector<std::string>& backends) {
+  SelectorTerm term;
+  term.text = text;
+  std::vector<std::string> parts = split(lower(text), ':');
+  if (parts.size() > 3) bad(selector, "term '" + text + "' has more than three parts");
+  for (const auto& part : parts) {
+    if (part.empty()) bad(selector, "term '" + text + "' has an empty part");
+  }
+  if (parts.size() == 3 || (parts.size() == 2 && contains(backends, parts[0]))) {
+    if (!contains(backends, parts[0])) bad(selector, "unknown backend '" + parts[0] + "'");
+    term.backend = parts[0];
+    parts.erase(parts.begin());
+  }
+  if (parts.size() == 2) {
+    if (!is_number(parts[1])) bad(selector, "'" + parts[1] + "' in '" + text + "' is not an index");
+    term.index = std::stoul(parts[1]);
+    parts.pop_back();
+  }
+  const std::string& what = parts[0];
+  if (is_number(what)) {
+    if (term.index) bad(selector, "term '" + text + "' has two indices");
+    term.index = std::stoul(what);
+    term.what = term.backend.empty() ? "" : "*";
+  } else if (contains(kTypeWords, what) || contains(kVendorWords, what)) {
+    term.what = what;
+  } else if (term.backend.empty() && contains(backends, what)) {
+    term.backend = what;
+    term.what = "*";
+  } else {
+    bad(selector, "unknown word '" + what + "': " + expected_words(backends));
+  }
+  return term;
+}
+
+bool is_simulator(const DeviceInfo& info) { return info.hardware_vendor == "simulator"; }
+
+bool what_matches(const std::string& what, const DeviceInfo& info) {
+  if (what == "*") return true;
+  if (what == "gpu") return (info.type & DeviceType::gpu) && !is_simulator(info);
+  if (what == "cpu") return (info.type & DeviceType::cpu) && !is_simulator(info);
+  if (what == "accelerator") return (info.type & DeviceType::accelerator) && !is_simulator(info);
+  return lower(info.hardware_vendor) == what || lower(info.implementation) == what;
+}
+
+}  // namespace
+
+std::vector<SelectorTerm> parse_selector(std::string_view selector,
+                                         const std::vector<std::string>& backend_names) {
+  std::string text = trim(selector);
+  if (text.empty()) bad(selector, "it is empty");
+  std::vector<SelectorTerm> terms;
+  for (const std::string& raw : split(text, ',')) {
+    std::string term = trim(raw);
+    if (term.empty()) bad(selector, "it has an empty term");
+    terms.push_back(parse_term(selector, term, backend_names));
+  }
+  return terms;
+}
+
+std::vector<const DeviceRecord*> match_term(const SelectorTerm& term,
+                                            const std::vector<const DeviceRecord*>& devices) {
+  std::vector<const DeviceRecord*> matches;
+  if (term.what.empty()) {  // a plain index into the list itself
+    if (term.index && *term.index < devices.size()) matches.push_back(devices[*term.index]);
+    return matches;
+  }
+  for (const DeviceRecord* device : devices) {
+    if (!term.backend.empty() && device->info.backend != term.backend) continue;
+    if (what_matches(term.what, device->info)) matches.push_back(device);
+  }
+  if (term.index) {
+    if (*term.index >= matches.size()) return {};
+    return {matches[*term.index]};
+  }
+  return matches;
+}
+
+std::vector<const DeviceRecord*> match_selector_all(std::string_view selector,
+                                                    const std::vector<const DeviceRecord*>& devices,
+                                                    const std::vector<std::string>& backend_names) {
+  std::vector<const DeviceRecord*> result;
+  for (const SelectorTerm& term : parse_selector(selector, backend_names)) {
+    for (const DeviceRecord* device : match_term(term, devices)) {
+      if (std::find(result.begin(), result.end(), device) == result.end()) result.push_back(device);
+    }
+  }
+  return result;
+}
+
+}  // namespace xgpu::detail

@@ -1,0 +1,111 @@
+// xgpu-cache-client: a small program of the kind the kernel cache serves, run many times
+// by check_cache.py. It builds two programs on the device XGPU_DEVICE selects: the
+// embedded elementwise.cl, and a kernel of its own built with -DOFFSET=<value> (so clients
+// given different values build different programs), launches them with a 1-D and a 2-D
+// work-group size, and checks every result exactly against the host.
+//
+//   xgpu-cache-client [--offset N]     prints "ok" and exits 0, or says what differed (1);
+//                                      any xgpu::Error exits 2.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+#include <xgpu/xgpu.hpp>
+
+namespace {
+
+// Integer results: exact on every device. OFFSET comes from the build options.
+const char* const kMix =
+    "kernel void client_mix(global const int* in, global int* out, uint width) {\n"
+    "  const size_t x = get_global_id(0), y = get_global_id(1);\n"
+    "  const size_t at = y * width + x;\n"
+    "  out[at] = 3 * in[at] + OFFSET + (int)(x ^ y) + (int)get_local_id(1);\n"
+    "}\n";
+
+// Counts the elements that differ, printing the first few.
+template <class T>
+std::size_t compare(const char* what, const std::vector<T>& got, const std::vector<T>& want) {
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (got[i] == want[i]) continue;
+    if (++wrong <= 5) {
+      std::cout << what << "[" << i << "] = " << got[i] << ", expected " << want[i] << '\n';
+    }
+  }
+  if (wrong) std::cout << what << ": " << wrong << " of " << want.size() << " elements differ\n";
+  return wrong;
+}
+
+// y = a*x + y, then y *= s: small integers in floats, so every result is exact.
+std::size_t run_elementwise(const xgpu::Context& context, xgpu::Queue& queue) {
+  const unsigned n = 200;  // not a multiple of the work-group: the kernels' bound check works
+  const std::size_t global = 256, local = 16;
+  std::vector<float> x(n), y(n);
+  for (unsigned i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i % 17);
+    y[i] = static_cast<float>(i % 5);
+  }
+  xgpu::Buffer<float> dx = context.alloc<float>(n), dy = context.alloc<float>(n);
+  queue.write(dx, x);
+  queue.write(dy, y);
+  xgpu::Program program = context.build(xgpu::kernels::source("elementwise.cl"));
+  queue.launch(program.kernel("xgpu_axpy_f32"), xgpu::Range{global}, xgpu::Range{local}, n, 2.0f,
+               dx, dy);
+  queue.launch(program.kernel("xgpu_scale_f32"), xgpu::Range{global}, xgpu::Range{local * 2}, n,
+               -3.0f, dy);
+  std::vector<float> want(n);
+  for (unsigned i = 0; i < n; ++i) want[i] = (2.0f * x[i] + y[i]) * -3.0f;
+  return compare("elementwise", queue.read(dy), want);
+}
+
+std::size_t run_mix(const xgpu::Context& context, xgpu::Queue& queue, int offset) {
+  const unsigned width = 16, height = 8;
+  const std::size_t local_x = 4, local_y = 2;
+  std::vector<int> in(width * height);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>(i * 7 % 31) - 10;
+  xgpu::Buffer<int> din = context.alloc<int>(in.size()), dout = context.alloc<int>(in.size());
+  queue.write(din, in);
+  xgpu::Program program =
+      context.build({"client_mix.cl", kMix}, "-DOFFSET=" + std::to_string(offset));
+  queue.launch(program.kernel("client_mix"), xgpu::Range{width, height},
+               xgpu::Range{local_x, local_y}, din, dout, width);
+  std::vector<int> want(in.size());
+  for (unsigned y = 0; y < height; ++y) {
+    for (unsigned x = 0; x < width; ++x) {
+      const std::size_t at = y * width + x;
+      want[at] = 3 * in[at] + offset + static_cast<int>(x ^ y) + static_cast<int>(y % local_y);
+    }
+  }
+  return compare("client_mix", queue.read(dout), want);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int offset = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--offset") == 0 && i + 1 < argc) {
+      offset = std::atoi(argv[++i]);
+    } else {
+      std::cerr << "usage: " << argv[0] << " [--offset N]\n";
+      return 2;
+    }
+  }
+  try {
+    xgpu::Device device = xgpu::select();
+    xgpu::Context context(device);
+    xgpu::Queue queue = context.queue();
+    std::size_t wrong = run_elementwise(context, queue) + run_mix(context, queue, offset);
+    if (wrong != 0) {
+      std::cout << "FAILED on " << device.describe() << '\n';
+      return 1;
+    }
+    std::cout << "ok\n";
+    return 0;
+  } catch (const xgpu::Error& error) {
+    std::cout << "error: " << error.what() << '\n';
+    return 2;
+  }
+}

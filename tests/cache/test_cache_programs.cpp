@@ -1,0 +1,109 @@
+// The kernel cache from the inside, part 3: programs. The in-process layer (a program
+// built twice in a context is built once) and the process-wide cache behind
+// Context::build (a launched program is saved, and another context loads it), on every
+// device.
+#include <random>
+
+#include "cache/kernel_cache.hpp"
+#include "cache_test_support.hpp"
+#include "objects.hpp"
+
+namespace {
+
+// A source no earlier run can have cached: the disk layer cannot answer for it.
+std::string unique_source(const std::string& kernel_name) {
+  static std::mt19937_64 random(std::random_device{}());
+  return "// " + std::to_string(random()) + "\nkernel void " + kernel_name +
+         "(global int* x, int v) { x[get_global_id(0)] = v + (int)get_global_id(0); }\n";
+}
+
+void check_runs(const xgpu::Context& context, const xgpu::Program& program,
+                const std::string& kernel_name, int value) {
+  xgpu::Queue queue = context.queue();
+  const std::size_t n = 64;
+  xgpu::Buffer<int> x = context.alloc<int>(n);
+  queue.launch(program.kernel(kernel_name), xgpu::Range{n}, xgpu::Range{16}, x, value);
+  std::vector<int> host = queue.read(x);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += host[i] != value + static_cast<int>(i);
+  CHECK(wrong == 0);
+}
+
+}  // namespace
+
+TEST_CASE("a program built twice in one context is built once", "[cache]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      const xgpu::Source source{"twice.cl", unique_source("twice")};
+      xgpu::Program first = context.build(source, "-DA=1");
+      xgpu::Program second = context.build(source, "-DA=1");
+      CHECK(first.state() == second.state());
+      CHECK(context.build(source, "  -DA=1 ").state() == first.state());  // same options
+      xgpu::Program other = context.build(source, "-DA=2");
+      CHECK(other.state() != first.state());
+      xgpu::Program renamed = context.build({"renamed.cl", source.text}, "-DA=1");
+      CHECK(renamed.kernel_names() == first.kernel_names());
+      CHECK(renamed.source_name() == "renamed.cl");  // its own name, for its messages
+      // Another context has its own programs.
+      xgpu::Context another(device);
+      xgpu::Program elsewhere = another.build(source, "-DA=1");
+      CHECK(elsewhere.state() != first.state());
+      check_runs(context, first, "twice", 5);
+      check_runs(another, elsewhere, "twice", 7);
+      // Saved now rather than at exit: this case is about the in-process layer, and
+      // saving at exit is what check_cache.py tests, in processes of its own.
+      xgpu::cache::flush();
+    }
+  }
+}
+
+TEST_CASE("a launched program is saved, and another context loads it", "[cache]") {
+  if (!xgpu_test::env("XGPU_CACHE_DIR")) {
+    WARN("XGPU_CACHE_DIR is not set: not writing test programs into your own cache");
+    return;
+  }
+  auto& cache = xgpu::detail::KernelCache::instance();
+  if (!cache.store().writable()) {
+    WARN("the kernel cache is not writable here (" << cache.store().settings().note
+                                                   << "): case skipped");
+    return;
+  }
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      const std::string name = "saved_" + std::to_string(device.index());
+      const xgpu::Source source{name + ".cl", unique_source(name)};
+      xgpu::Context context(device);
+      xgpu::Program built = context.build(source);
+      REQUIRE(built.state()->ticket);
+      CHECK(built.state()->ticket->variants_text().empty());
+      check_runs(context, built, name, 3);
+      xgpu::cache::flush();  // written now, not 300 ms later
+
+      bool listed = false;
+      for (const auto& entry : xgpu::cache::list()) {
+        if (entry.source != source.name) continue;
+        listed = true;
+        CHECK(entry.valid);
+        CHECK(entry.kernels == name);
+        CHECK(entry.device == device.info().name);
+        CHECK(entry.driver == device.info().driver_version);
+      }
+      if (!listed) {
+        // Allowed only for a driver that gives no binaries back.
+        WARN(device.describe() << " left no cache entry for " << source.name);
+        CHECK_FALSE(xgpu_test::is_pocl(device));
+        continue;
+      }
+      xgpu::Context fresh(device);
+      xgpu::Program loaded = fresh.build(source);
+      CHECK(loaded.state() != built.state());
+      REQUIRE(loaded.state()->ticket);
+      // Loaded from the entry: it already knows the launch shape saved with it.
+      CHECK_THAT(loaded.state()->ticket->variants_text(),
+                 Catch::Matchers::Contains(name + "@1d:16"));
+      CHECK(loaded.kernel_names() == built.kernel_names());
+      check_runs(fresh, loaded, name, 11);
+    }
+  }
+}

@@ -1,0 +1,295 @@
+// Kernel launches on every device: saxpy, 2-D and 3-D ranges with work-groups and offsets,
+// local memory, arguments by value (structs, vectors, converted literals), profiling, events.
+#include <array>
+#include <cstdint>
+
+#include "test_support.hpp"
+
+using xgpu_test::capture_error;
+using xgpu_test::check_error;
+using xgpu_test::problem_size;
+
+namespace {
+
+const char* const kSaxpy =
+    "kernel void saxpy(float a, global const float* x, global float* y) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  y[i] = a * x[i] + y[i];\n"
+    "}\n";
+
+// Each work-item records where it is: ids[item] = {global x, y, z, local x, y, z, group x, y, z}.
+const char* const kWhere =
+    "kernel void where(global uint* ids, uint width, uint height) {\n"
+    "  size_t x = get_global_id(0) - get_global_offset(0);\n"
+    "  size_t y = get_global_id(1) - get_global_offset(1);\n"
+    "  size_t z = get_global_id(2) - get_global_offset(2);\n"
+    "  global uint* out = ids + 9 * ((z * height + y) * width + x);\n"
+    "  for (uint d = 0; d < 3; ++d) {\n"
+    "    out[d] = get_global_id(d);\n"
+    "    out[3 + d] = get_local_id(d);\n"
+    "    out[6 + d] = get_group_id(d);\n"
+    "  }\n"
+    "}\n";
+
+// Checks what `where` wrote for a launch of `global` items in groups of `local` from `offset`.
+void check_where(const std::vector<std::uint32_t>& ids, const xgpu::Range& global,
+                 const xgpu::Range& local, const xgpu::Range& offset) {
+  std::size_t wrong = 0;
+  for (std::size_t z = 0; z < global.size[2]; ++z) {
+    for (std::size_t y = 0; y < global.size[1]; ++y) {
+      for (std::size_t x = 0; x < global.size[0]; ++x) {
+        const std::size_t at = 9 * ((z * global.size[1] + y) * global.size[0] + x);
+        const std::size_t pos[3] = {x, y, z};
+        for (int d = 0; d < 3; ++d) {
+          const std::size_t off = d < static_cast<int>(offset.dims) ? offset.size[d] : 0;
+          wrong += ids[at + d] != pos[d] + off;
+          wrong += ids[at + 3 + d] != pos[d] % local.size[d];
+          wrong += ids[at + 6 + d] != pos[d] / local.size[d];
+        }
+      }
+    }
+  }
+  CHECK(wrong == 0);
+}
+
+}  // namespace
+
+TEST_CASE("saxpy on every device", "[launch]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      const std::size_t n = problem_size(device, 1 << 20);
+      std::vector<float> x(n), y(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        x[i] = static_cast<float>(i % 1024);
+        y[i] = static_cast<float>(i % 7);
+      }
+      xgpu::Buffer<float> dx = context.alloc<float>(n), dy = context.alloc<float>(n);
+      queue.write(dx, x);
+      queue.write(dy, y);
+      xgpu::Program program = context.build({"saxpy.cl", kSaxpy});
+      CHECK(program.source_name() == "saxpy.cl");
+      CHECK(program.kernel_names() == std::vector<std::string>{"saxpy"});
+      xgpu::Kernel saxpy = program.kernel("saxpy");
+      CHECK(saxpy.name() == "saxpy");
+      CHECK(saxpy.arg_count() == 3);
+      const std::vector<std::string> names = saxpy.arg_names();
+      if (!names.empty()) CHECK(names == std::vector<std::string>{"a", "x", "y"});
+
+      queue.launch(saxpy, xgpu::Range{n}, 2.0f, dx, dy);
+      const std::vector<float> result = queue.read(dy);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) wrong += result[i] != 2.0f * x[i] + y[i];
+      CHECK(wrong == 0);
+    }
+  }
+}
+
+TEST_CASE("2-D and 3-D ranges with work-groups and offsets", "[launch]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Kernel where = context.build({"where.cl", kWhere}).kernel("where");
+      {
+        const xgpu::Range global{16, 8}, local{4, 2}, offset{3, 5};
+        xgpu::Buffer<std::uint32_t> ids = context.alloc<std::uint32_t>(9 * global.total());
+        queue.launch(where, xgpu::Launch(global).local(local).offset(offset), ids, 16u, 8u);
+        check_where(queue.read(ids), global, local, offset);
+      }
+      {
+        const xgpu::Range global{4, 6, 8}, local{2, 3, 2}, offset{1, 2, 3};
+        xgpu::Buffer<std::uint32_t> ids = context.alloc<std::uint32_t>(9 * global.total());
+        queue.launch(where, xgpu::Launch(global).local(local).offset(offset), ids, 4u, 6u);
+        check_where(queue.read(ids), global, local, offset);
+      }
+      {
+        // The (global, local) overload, without an offset.
+        const xgpu::Range global{8, 4}, local{8, 1};
+        xgpu::Buffer<std::uint32_t> ids = context.alloc<std::uint32_t>(9 * global.total());
+        queue.launch(where, global, local, ids, 8u, 4u);
+        check_where(queue.read(ids), global, local, xgpu::Range{0, 0});
+      }
+    }
+  }
+}
+
+TEST_CASE("local memory arguments in a work-group reduction", "[launch]") {
+  const char* const source =
+      "kernel void group_sum(global const int* in, global int* out, local int* scratch) {\n"
+      "  size_t lid = get_local_id(0), size = get_local_size(0);\n"
+      "  scratch[lid] = in[get_global_id(0)];\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  for (size_t step = size / 2; step > 0; step /= 2) {\n"
+      "    if (lid < step) scratch[lid] += scratch[lid + step];\n"
+      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  }\n"
+      "  if (lid == 0) out[get_group_id(0)] = scratch[0];\n"
+      "}\n";
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      const std::size_t group = std::min<std::size_t>(64, device.info().max_work_group_size);
+      const std::size_t groups = 8, n = group * groups;
+      std::vector<int> in(n);
+      for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<int>(i);
+      xgpu::Buffer<int> din = context.alloc<int>(n), dout = context.alloc<int>(groups);
+      queue.write(din, in);
+      xgpu::Kernel sum = context.build({"group_sum.cl", source}).kernel("group_sum");
+      queue.launch(sum, xgpu::Range{n}, xgpu::Range{group}, din, dout, xgpu::Local<int>(group));
+      const std::vector<int> out = queue.read(dout);
+      for (std::size_t g = 0; g < groups; ++g) {
+        const int first = static_cast<int>(g * group), last = first + static_cast<int>(group) - 1;
+        CHECK(out[g] == (first + last) * static_cast<int>(group) / 2);
+      }
+    }
+  }
+}
+
+TEST_CASE("arguments by value: structs and vectors and converted literals", "[launch]") {
+  struct Params {
+    std::int32_t base;
+    float scale;
+    std::int32_t pair[2];
+  };
+  const char* const source =
+      "typedef struct { int base; float scale; int pair[2]; } Params;\n"
+      "kernel void by_struct(Params p, global float* out) {\n"
+      "  out[0] = p.base; out[1] = p.scale; out[2] = p.pair[0] + 10 * p.pair[1];\n"
+      "}\n"
+      "kernel void by_vector(float4 v, global float* out) {\n"
+      "  out[0] = v.x; out[1] = v.y; out[2] = v.z + v.w;\n"
+      "}\n"
+      "kernel void by_uint(uint u, global float* out) { out[0] = u; out[1] = 0; out[2] = 0; }\n"
+      "kernel void by_long(long l, global float* out) { out[0] = l; out[1] = 0; out[2] = 0; }\n"
+      "kernel void by_null(global const float* maybe, constant float* table, global float* out) {\n"
+      "  out[0] = maybe ? 1.0f : -1.0f; out[1] = table[1]; out[2] = 0;\n"
+      "}\n";
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Program program = context.build({"by_value.cl", source});
+      xgpu::Buffer<float> out = context.alloc<float>(3);
+      const xgpu::Range one{1};
+
+      queue.launch(program.kernel("by_struct"), one, Params{7, 0.5f, {3, 4}}, out);
+      CHECK(queue.read(out) == std::vector<float>{7.0f, 0.5f, 43.0f});
+
+      queue.launch(program.kernel("by_vector"), one, std::array<float, 4>{1, 2, 3, 4}, out);
+      CHECK(queue.read(out) == std::vector<float>{1.0f, 2.0f, 7.0f});
+
+      queue.launch(program.kernel("by_uint"), one, 41, out);  // int literal fits a uint
+      CHECK(queue.read(out) == std::vector<float>{41.0f, 0.0f, 0.0f});
+      queue.launch(program.kernel("by_uint"), one, 42u, out);
+      CHECK(queue.read(out)[0] == 42.0f);
+      queue.launch(program.kernel("by_long"), one, -5, out);  // int widens to long
+      CHECK(queue.read(out)[0] == -5.0f);
+
+      // A null global pointer is a valid argument; a constant parameter takes a Buffer.
+      xgpu::Buffer<float> table = context.alloc<float>(2);
+      queue.write(table, std::vector<float>{5.0f, 6.0f});
+      queue.launch(program.kernel("by_null"), one, nullptr, table, out);
+      CHECK(queue.read(out) == std::vector<float>{-1.0f, 6.0f, 0.0f});
+      queue.launch(program.kernel("by_null"), one, table, table, out);
+      CHECK(queue.read(out)[0] == 1.0f);
+
+      queue.fill(out, 9.0f);
+      check_error(capture_error([&] { queue.launch(program.kernel("by_uint"), one, -1, out); }),
+                  xgpu::Errc::argument_type, {"by_uint", "u"});
+      CHECK(queue.read(out)[0] == 9.0f);  // nothing was launched
+    }
+  }
+}
+
+TEST_CASE("profiling timestamps and events", "[launch]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue(xgpu::QueueOptions{true});
+      CHECK(queue.profiling());
+      const std::size_t n = problem_size(device, 1 << 16);
+      xgpu::Buffer<float> x = context.alloc<float>(n), y = context.alloc<float>(n);
+      xgpu::Event filled = queue.fill(x, 1.0f);
+      xgpu::Event zeroed = queue.fill(y, 1.0f);
+      xgpu::Kernel saxpy = context.build({"saxpy.cl", kSaxpy}).kernel("saxpy");
+      xgpu::Event ran =
+          queue.launch(saxpy, xgpu::Launch(xgpu::Range{n}).after({filled, zeroed}), 3.0f, x, y);
+      REQUIRE(ran);
+      ran.wait();
+      CHECK(ran.status() == xgpu::EventStatus::complete);
+      const xgpu::Profile profile = ran.profile();
+      CHECK(profile.queued <= profile.submit);
+      CHECK(profile.submit <= profile.start);
+      CHECK(profile.start <= profile.end);
+      CHECK(profile.end > 0);
+      CHECK(profile.duration().count() >= 0);
+      CHECK(filled.profile().end <= profile.start);  // in-order queue
+      CHECK(queue.read(y) == std::vector<float>(n, 4.0f));
+      queue.finish();
+      queue.flush();
+
+      // Without profiling, asking for timestamps is an error (event.hpp), not garbage.
+      xgpu::Queue plain = context.queue();
+      CHECK_FALSE(plain.profiling());
+      xgpu::Event event = plain.fill(x, 2.0f);
+      event.wait();
+      INFO("Event::profile() on an event of a queue made without profiling");
+      CHECK_THROWS_AS(event.profile(), xgpu::Error);
+    }
+  }
+}
+
+TEST_CASE("embedded kernels build on every device", "[launch][kernels]") {
+  const std::vector<std::string> names = xgpu::kernels::names();
+  REQUIRE_FALSE(names.empty());
+  for (const std::string& name : names) {
+    const xgpu::Source source = xgpu::kernels::source(name);
+    CHECK(source.name == name);
+    CHECK_FALSE(source.text.empty());
+    REQUIRE(xgpu::kernels::find(name) != nullptr);
+    CHECK(*xgpu::kernels::find(name) == source.text);
+  }
+  CHECK(xgpu::kernels::find("no_such_file.cl") == nullptr);
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      for (const std::string& name : names) {
+        INFO("embedded file " << name);
+        xgpu::Program program = context.build(xgpu::kernels::source(name));
+        // Including an embedded file gives the same kernels as building it.
+        xgpu::Program wrapped = context.build({"wrap.cl", "#include \"" + name + "\"\n"});
+        CHECK(wrapped.kernel_names() == program.kernel_names());
+      }
+    }
+  }
+}
+
+TEST_CASE("#include between sources", "[launch][kernels]") {
+  const xgpu::Source main{"main.cl",
+                          "#include \"helpers.h\"\n"
+                          "kernel void use(global int* out) { out[get_global_id(0)] = "
+                          "triple((int)get_global_id(0)) + OFFSET; }\n"};
+  const std::vector<xgpu::Source> headers{
+      {"helpers.h", "#include \"offset.h\"\nint triple(int v) { return 3 * v; }\n"},
+      {"offset.h", "#define OFFSET 100\n"}};
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Program program = context.build(main, "", headers);
+      xgpu::Buffer<int> out = context.alloc<int>(16);
+      queue.launch(program.kernel("use"), xgpu::Range{16}, out);
+      const std::vector<int> result = queue.read(out);
+      for (int i = 0; i < 16; ++i) CHECK(result[i] == 3 * i + 100);
+
+      // Build options reach the compiler.
+      xgpu::Program defined = context.build(
+          {"defined.cl", "kernel void k(global int* o) { o[0] = VALUE; }\n"}, "-DVALUE=17");
+      queue.launch(defined.kernel("k"), xgpu::Range{1}, out);
+      CHECK(queue.read(out)[0] == 17);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+// The module loader's side of the backend ABI, against the stub modules of tests/stub_backend
+// (their folder comes in XGPU_TEST_STUB_DIR): each bad module is refused with a reason that
+// names what is wrong, a good one loads, and nothing crashes.
+#include <algorithm>
+
+#include "test_support.hpp"
+#include "xgpu/backend.h"
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+// The stub folder, or nothing (with a warning) when this run was not given one.
+std::optional<std::string> stub_dir() {
+  auto dir = xgpu_test::env("XGPU_TEST_STUB_DIR");
+  if (!dir || dir->empty()) {
+    WARN("XGPU_TEST_STUB_DIR is not set: the stub module tests are skipped");
+    return std::nullopt;
+  }
+  return dir;
+}
+
+xgpu::BackendReport inspect(const std::string& dir, const std::string& file) {
+  xgpu::BackendReport report = xgpu::inspect_backend_module(dir + "/" + file);
+  INFO(file << ": loaded=" << report.loaded << " message=" << report.message);
+  CHECK(report.path == dir + "/" + file);
+  return report;
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("stub modules: the good ones load", "[modules]") {
+  const auto dir = stub_dir();
+  if (!dir) return;
+  const xgpu::BackendReport ok = inspect(*dir, "libxgpu-backend-stub-ok.so");
+  CHECK(ok.loaded);
+  CHECK(ok.name == "stub");
+  CHECK(ok.device_count == 0);
+
+  const xgpu::BackendReport null_optional = inspect(*dir, "libxgpu-backend-stub-null_optional.so");
+  CHECK(null_optional.loaded);
+  CHECK(null_optional.device_count == 0);
+}
+
+TEST_CASE("stub modules: each bad one is refused with its reason", "[modules]") {
+  const auto dir = stub_dir();
+  if (!dir) return;
+  const std::string host_version = std::to_string(XGPU_BACKEND_ABI_VERSION);
+
+  const xgpu::BackendReport wrong_version = inspect(*dir, "libxgpu-backend-stub-wrong_version.so");
+  CHECK_FALSE(wrong_version.loaded);
+  CHECK_THAT(lower(wrong_version.message), Contains("version"));
+  CHECK_THAT(wrong_version.message, Contains("99"));
+  CHECK_THAT(wrong_version.message, Contains(host_version));
+
+  const xgpu::BackendReport short_table = inspect(*dir, "libxgpu-backend-stub-short_table.so");
+  CHECK_FALSE(short_table.loaded);
+  // Names the table's size and the size required.
+  CHECK_THAT(short_table.message,
+             Contains(std::to_string(XGPU_BACKEND_V1_REQUIRED_SIZE - sizeof(void*))));
+  CHECK_THAT(short_table.message, Contains(std::to_string(XGPU_BACKEND_V1_REQUIRED_SIZE)));
+
+  const xgpu::BackendReport throws = inspect(*dir, "libxgpu-backend-stub-throws.so");
+  CHECK(throws.device_count == 0);
+  CHECK_THAT(throws.message, Contains("stub: deliberate failure"));
+
+  const xgpu::BackendReport no_entry = inspect(*dir, "libxgpu-backend-stub-no_entry.so");
+  CHECK_FALSE(no_entry.loaded);
+  CHECK_THAT(no_entry.message, Contains(XGPU_BACKEND_ENTRY_SYMBOL));
+
+  const xgpu::BackendReport garbage = inspect(*dir, "libxgpu-backend-garbage.so");
+  CHECK_FALSE(garbage.loaded);
+  CHECK_THAT(lower(garbage.message),
+             Contains("not a") || Contains("invalid ELF") || Contains("file too short"));
+
+  const xgpu::BackendReport missing = inspect(*dir, "libxgpu-backend-not-there.so");
+  CHECK_FALSE(missing.loaded);
+  CHECK_THAT(missing.message, Contains("libxgpu-backend-not-there.so"));
+  CHECK_THAT(lower(missing.message),
+             Contains("no such file") || Contains("not found") || Contains("cannot open"));
+}
+
+TEST_CASE("stub modules on XGPU_BACKEND_PATH are listed and real devices kept", "[modules]") {
+  const auto dir = stub_dir();
+  if (!dir) return;
+  const auto backend_path = xgpu_test::env("XGPU_BACKEND_PATH");
+  if (!backend_path || backend_path->find(*dir) == std::string::npos) {
+    WARN("XGPU_BACKEND_PATH does not list the stub folder: registry part skipped");
+    return;
+  }
+  const std::vector<std::string> search = xgpu::backend_search_path();
+  REQUIRE_FALSE(search.empty());
+  CHECK(search.front() == *dir);
+
+  const std::vector<xgpu::BackendReport> reports = xgpu::backends();
+  auto report_of = [&](const std::string& file) -> const xgpu::BackendReport* {
+    for (const xgpu::BackendReport& report : reports) {
+      if (report.path == *dir + "/" + file) return &report;
+    }
+    return nullptr;
+  };
+  const xgpu::BackendReport* wrong_version = report_of("libxgpu-backend-stub-wrong_version.so");
+  REQUIRE(wrong_version != nullptr);
+  CHECK_FALSE(wrong_version->loaded);
+  CHECK_THAT(wrong_version->message, Contains("99"));
+  const xgpu::BackendReport* garbage = report_of("libxgpu-backend-garbage.so");
+  REQUIRE(garbage != nullptr);
+  CHECK_FALSE(garbage->loaded);
+  CHECK_FALSE(garbage->message.empty());
+  const xgpu::BackendReport* throws = report_of("libxgpu-backend-stub-throws.so");
+  REQUIRE(throws != nullptr);
+  CHECK_THAT(throws->message, Contains("stub: deliberate failure"));
+
+  // The real module still loads, and its devices still work.
+  CHECK(std::any_of(reports.begin(), reports.end(),
+                    [](const xgpu::BackendReport& r) { return r.name == "opencl" && r.loaded; }));
+  const xgpu::Device pocl = xgpu::select("pocl");
+  xgpu::Context context(pocl);
+  xgpu::Queue queue = context.queue();
+  xgpu::Buffer<int> data = context.alloc<int>(4);
+  queue.fill(data, 3);
+  CHECK(queue.read(data) == std::vector<int>(4, 3));
+  for (const xgpu::Device& device : xgpu::devices()) CHECK(device.info().backend == "opencl");
+}

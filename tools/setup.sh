@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Sets up xgpu on Debian 12 from a fresh clone; safe to run again at any time.
+#   tools/setup.sh        install missing Debian packages, build, run `xgpu query`
+#   tools/setup.sh test   the same, then the whole test suite, then the unit tests again
+#                         under AddressSanitizer and UndefinedBehaviorSanitizer
+# Exits non-zero on the first failure.
+set -euo pipefail
+
+readonly kPackages=(
+  build-essential cmake pkg-config
+  ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers  # OpenCL loader and headers
+  pocl-opencl-icd oclgrind clinfo                         # a CPU device and a simulator
+  libspdlog-dev libfmt-dev libssl-dev catch2 libcli11-dev nlohmann-json3-dev python3
+)
+
+mode="${1:-build}"
+case "${mode}" in
+  build | test) ;;
+  *) echo "usage: tools/setup.sh [test]" >&2; exit 2 ;;
+esac
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+jobs="$(nproc)"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+# Installs only what is missing, so a set-up machine needs no network and no root.
+install_packages() {
+  local missing=()
+  for package in "${kPackages[@]}"; do
+    local status
+    status="$(dpkg-query -W -f='${Status}' "${package}" 2>/dev/null || true)"
+    [[ "${status}" == "install ok installed" ]] || missing+=("${package}")
+  done
+  if ((${#missing[@]} == 0)); then
+    step "Debian packages: all present"
+    return
+  fi
+  step "Installing Debian packages: ${missing[*]}"
+  local sudo=()
+  if ((EUID != 0)); then
+    if ! command -v sudo >/dev/null; then
+      echo "setup.sh: installing packages needs root or sudo" >&2
+      exit 1
+    fi
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+    "${missing[@]}"
+}
+
+# Configures (once) and builds one build folder: build_tree DIR [cmake options...]
+build_tree() {
+  local dir="$1"
+  shift
+  cmake -S . -B "${dir}" "$@"
+  cmake --build "${dir}" -j"${jobs}"
+}
+
+install_packages
+
+step "Building xgpu in build/"
+build_tree build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+step "Devices (build/bin/xgpu query)"
+build/bin/xgpu query
+
+if [[ "${mode}" == test ]]; then
+  step "Test suite (ctest in build/)"
+  ctest --test-dir build --no-tests=error --output-on-failure -j"${jobs}"
+
+  step "Sanitizers: unit tests under AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/)"
+  build_tree build-asan -DCMAKE_BUILD_TYPE=Debug -DXGPU_SANITIZE=address,undefined \
+    -DXGPU_BUILD_EXAMPLES=OFF
+  # Leak checking stays on: the tests' own LSAN suppressions cover only the OpenCL drivers.
+  UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan -L unit --no-tests=error --output-on-failure -j"${jobs}"
+  step "All tests passed"
+fi

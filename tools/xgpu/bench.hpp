@@ -1,0 +1,49 @@
+// `xgpu bench`: measured figures of a device, each beside its baseline from the same run.
+// Suites are one file each (bench_cache.cpp, ...) and report Figures into one table.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+#include <xgpu/device.hpp>
+
+#include "command.hpp"
+
+namespace xgpu::cli {
+
+/// Repetitions of one measurement, in the figure's unit.
+struct Samples {
+  std::vector<double> values;
+  double median() const;
+  double min() const;
+  double max() const;
+};
+
+/// One line of a suite's table.
+struct Figure {
+  std::string suite, name, unit;
+  Samples samples;
+  std::string baseline;  ///< the figure this one is compared with, "" for none
+  double ratio = 0;      ///< this figure's median / the baseline's median
+  std::string target;    ///< e.g. "<= 1.5", "" for none
+  bool met = true;       ///< whether the target is met
+  std::string note;
+};
+
+struct BenchOptions {
+  bool quick = false;
+  int repetitions = 0;  ///< 0: the suite's default
+};
+
+/// A suite measures one device and appends its figures.
+using Suite = void (*)(const Device& device, const BenchOptions& options,
+                       std::vector<Figure>& figures);
+
+void bench_cache(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
+
+/// The hidden child modes the cache suite runs as separate processes; returns an exit code.
+int bench_child(const std::string& mode);
+
+Run setup_bench(CLI::App& sub);
+
+}  // namespace xgpu::cli

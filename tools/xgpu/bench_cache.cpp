@@ -1,0 +1,190 @@
+// The `cache` suite of `xgpu bench`: what the kernel cache saves, across processes (a
+// program's whole run, cold and warm, against the floor of starting OpenCL and making a
+// context) and inside one (build plus first launch, cold against a cache hit).
+// PoCL's own kernel cache is turned off for the whole run (POCL_KERNEL_CACHE=0), so that
+// cold means cold.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <random>
+#include <xgpu/xgpu.hpp>
+
+#include "bench.hpp"
+
+extern char** environ;
+
+namespace xgpu::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::size_t kGemmSize = 64;
+
+double milliseconds(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string self_path() {
+  std::error_code error;
+  auto path = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::string("xgpu") : path.string();
+}
+
+std::string fresh_folder() {
+  std::string base = std::filesystem::temp_directory_path().string() + "/xgpu-bench-XXXXXX";
+  if (!mkdtemp(base.data())) throw Error(Errc::backend, "cannot make a temporary folder", "bench");
+  return base;
+}
+
+// Runs `xgpu bench --child MODE` with extra environment; returns its wall time in ms.
+double run_child(const std::string& mode, const std::vector<std::string>& extra_environment) {
+  std::vector<std::string> environment = extra_environment;
+  for (char** variable = environ; *variable; ++variable) {
+    std::string entry = *variable;
+    bool overridden = false;
+    for (const auto& extra : extra_environment) {
+      overridden |= entry.compare(0, extra.find('=') + 1, extra, 0, extra.find('=') + 1) == 0;
+    }
+    if (!overridden) environment.push_back(entry);
+  }
+  std::vector<char*> envp;
+  for (auto& entry : environment) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  std::string program = self_path();
+  std::vector<std::string> args = {program, "bench", "--child", mode};
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  auto started = Clock::now();
+  pid_t pid = 0;
+  if (posix_spawn(&pid, program.c_str(), nullptr, nullptr, argv.data(), envp.data()) != 0) {
+    throw Error(Errc::backend, "cannot start " + program, "bench");
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  double elapsed = milliseconds(started);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw Error(Errc::backend, "benchmark child '" + mode + "' failed", "bench");
+  }
+  return elapsed;
+}
+
+// One SGEMM of kGemmSize^3 through the library's kernel, checked against the host.
+void run_sgemm(const Context& context, const std::string& options) {
+  Queue queue = context.queue();
+  const std::size_t n = kGemmSize;
+  std::vector<float> a(n * n), b(n * n), c(n * n, 0.0f);
+  for (std::size_t i = 0; i < n * n; ++i) {
+    a[i] = static_cast<float>(i % 7) - 3.0f;
+    b[i] = static_cast<float>(i % 5) - 2.0f;
+  }
+  auto da = context.alloc<float>(n * n), db = context.alloc<float>(n * n),
+       dc = context.alloc<float>(n * n);
+  queue.write(da, a);
+  queue.write(db, b);
+  Program program = context.build(kernels::source("gemm.cl"), options);
+  const unsigned m = static_cast<unsigned>(n);
+  queue.launch(program.kernel("xgpu_sgemm"), Range{n, n / 4}, Range{16, 4}, m, m, m, 1.0f, da, m,
+               db, m, 0.0f, dc, m);
+  queue.read(dc, c.data());
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      float expected = 0;
+      for (std::size_t k = 0; k < n; ++k) expected += a[i * n + k] * b[k * n + j];
+      if (std::fabs(expected - c[i * n + j]) > 1e-3f) {
+        throw Error(Errc::backend, "SGEMM gave a wrong result in the cache benchmark", "bench");
+      }
+    }
+  }
+}
+
+Figure figure(const std::string& name, const std::string& unit, Samples samples) {
+  Figure f;
+  f.suite = "cache";
+  f.name = name;
+  f.unit = unit;
+  f.samples = std::move(samples);
+  return f;
+}
+
+}  // namespace
+
+int bench_child(const std::string& mode) {
+  Device device = select();
+  Context context(device);
+  if (mode == "floor") {
+    context.queue().finish();
+    return 0;
+  }
+  if (mode == "sgemm") {
+    run_sgemm(context, "");
+    return 0;
+  }
+  std::cerr << "xgpu: error: unknown child mode '" << mode << "'\n";
+  return 2;
+}
+
+void bench_cache(const Device& device, const BenchOptions& options, std::vector<Figure>& figures) {
+  const int processes = options.repetitions ? options.repetitions : options.quick ? 3 : 10;
+  const int in_process = options.repetitions ? options.repetitions : options.quick ? 2 : 5;
+  const std::string selector = "XGPU_DEVICE=" + std::to_string(device.index());
+  const std::string pocl_off = "POCL_KERNEL_CACHE=0";
+  std::vector<std::string> folders;
+
+  Samples floor, cold, warm;
+  for (int i = 0; i < processes; ++i) {
+    folders.push_back(fresh_folder());
+    std::string folder = "XGPU_CACHE_DIR=" + folders.back();
+    floor.values.push_back(run_child("floor", {selector, pocl_off, folder}));
+    cold.values.push_back(run_child("sgemm", {selector, pocl_off, folder}));
+    warm.values.push_back(run_child("sgemm", {selector, pocl_off, folder}));
+  }
+  Figure floor_figure = figure("process floor: start, context, exit", "ms", floor);
+  Figure cold_figure = figure("process with SGEMM, cold cache", "ms", cold);
+  cold_figure.baseline = floor_figure.name;
+  cold_figure.ratio = cold.median() / floor.median();
+  Figure warm_figure = figure("process with SGEMM, warm cache", "ms", warm);
+  warm_figure.baseline = floor_figure.name;
+  warm_figure.ratio = warm.median() / floor.median();
+  warm_figure.target = "<= 1.5";
+  warm_figure.met = warm_figure.ratio <= 1.5;
+
+  // In this process: a nonce in the options makes each repetition a new program.
+  folders.push_back(fresh_folder());
+  setenv("XGPU_CACHE_DIR", folders.back().c_str(), 0);  // a private folder unless one is set
+  std::mt19937_64 random(std::random_device{}());
+  Samples cold_in, hit_in;
+  for (int i = 0; i < in_process; ++i) {
+    std::string options_text = "-D XGPU_BENCH_NONCE=" + std::to_string(random());
+    auto started = Clock::now();
+    run_sgemm(Context(device), options_text);
+    cold_in.values.push_back(milliseconds(started));
+    cache::flush();  // the entry is written, untimed, before the hit is measured
+    started = Clock::now();
+    run_sgemm(Context(device), options_text);  // a new context: no in-process reuse
+    hit_in.values.push_back(milliseconds(started));
+  }
+  Figure hit_figure = figure("in process: context, build, first SGEMM, cache hit", "ms", hit_in);
+  Figure cold_in_figure = figure("in process: context, build, first SGEMM, cold", "ms", cold_in);
+  cold_in_figure.baseline = hit_figure.name;
+  cold_in_figure.ratio = cold_in.median() / hit_in.median();
+  cold_in_figure.target = ">= 50";
+  cold_in_figure.met = cold_in_figure.ratio >= 50;
+
+  for (const auto& folder : folders) {
+    std::error_code ignored;
+    std::filesystem::remove_all(folder, ignored);
+  }
+  figures.push_back(floor_figure);
+  figures.push_back(cold_figure);
+  figures.push_back(warm_figure);
+  figures.push_back(cold_in_figure);
+  figures.push_back(hit_figure);
+}
+
+}  // namespace xgpu::cli

@@ -1,0 +1,174 @@
+// `xgpu bench [SUITE...] [-d SEL] [--quick] [--json FILE]`: runs suites on devices and
+// prints one table per device; --json writes every repetition's median, min and max.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "bench.hpp"
+#include "exit_codes.hpp"
+#include "table.hpp"
+
+namespace xgpu::cli {
+namespace {
+
+struct SuiteSpec {
+  const char* name;
+  Suite run;
+};
+constexpr SuiteSpec kSuites[] = {{"cache", bench_cache}};
+
+struct Options {
+  std::vector<std::string> suites;
+  std::string device;
+  std::string json_file;
+  std::string child;
+  BenchOptions bench;
+  ColorMode color = ColorMode::automatic;
+};
+
+std::string format(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : "%.3g", value);
+  return text;
+}
+
+void print_table(const Device& device, const std::vector<Figure>& figures, const Style& style) {
+  std::cout << style.bold(device.describe()) << '\n';
+  Table table;
+  table.add_column("suite");
+  table.add_column("case");
+  table.add_column("median", Table::Align::right);
+  table.add_column("unit");
+  table.add_column("min", Table::Align::right);
+  table.add_column("max", Table::Align::right);
+  table.add_column("ratio", Table::Align::right);
+  table.add_column("target");
+  table.add_column("met");
+  for (const Figure& f : figures) {
+    std::string met = f.target.empty() ? "" : f.met ? style.green("yes") : style.red("NO");
+    table.add_row({f.suite, f.name, format(f.samples.median()), f.unit, format(f.samples.min()),
+                   format(f.samples.max()), f.baseline.empty() ? "" : format(f.ratio) + "x",
+                   f.target, met});
+  }
+  table.print(std::cout, style);
+  for (const Figure& f : figures) {
+    if (!f.note.empty()) std::cout << "  " << f.name << ": " << f.note << '\n';
+  }
+}
+
+nlohmann::json figures_json(const Device& device, const std::vector<Figure>& figures) {
+  const DeviceInfo& info = device.info();
+  nlohmann::json list = nlohmann::json::array();
+  for (const Figure& f : figures) {
+    list.push_back({{"suite", f.suite},
+                    {"case", f.name},
+                    {"unit", f.unit},
+                    {"median", f.samples.median()},
+                    {"min", f.samples.min()},
+                    {"max", f.samples.max()},
+                    {"repetitions", f.samples.values.size()},
+                    {"baseline", f.baseline},
+                    {"ratio", f.ratio},
+                    {"target", f.target},
+                    {"met", f.met},
+                    {"note", f.note}});
+  }
+  return {{"device",
+           {{"backend", info.backend},
+            {"platform", info.platform_name},
+            {"platform_version", info.platform_version},
+            {"name", info.name},
+            {"device_version", info.device_version},
+            {"driver_version", info.driver_version}}},
+          {"figures", list}};
+}
+
+int run_bench(const Options& options) {
+  // PoCL's own kernel cache would hide the cost xgpu's cache saves; set before any
+  // OpenCL call, since PoCL reads it once at start.
+  setenv("POCL_KERNEL_CACHE", "0", 1);
+  if (!options.child.empty()) return bench_child(options.child);
+  std::vector<const SuiteSpec*> suites;
+  for (const std::string& name : options.suites) {
+    auto found = std::find_if(std::begin(kSuites), std::end(kSuites),
+                              [&](const SuiteSpec& s) { return name == s.name; });
+    if (found == std::end(kSuites)) {
+      std::cerr << "xgpu: error: unknown benchmark suite '" << name << "' (suites: cache)\n";
+      return kExitUsage;
+    }
+    suites.push_back(found);
+  }
+  if (suites.empty()) {
+    for (const SuiteSpec& suite : kSuites) suites.push_back(&suite);
+  }
+  std::vector<Device> devices =
+      options.device.empty() ? std::vector<Device>{select()} : select_all(options.device);
+  if (devices.empty()) {
+    std::cerr << "xgpu: error: no device matches '" << options.device << "'\n";
+    return kExitNoMatch;
+  }
+  Style style(color_enabled(options.color, stdout));
+  nlohmann::json report = {
+      {"schema_version", 1}, {"quick", options.bench.quick}, {"devices", nlohmann::json::array()}};
+  bool all_met = true;
+  for (const Device& device : devices) {
+    std::vector<Figure> figures;
+    for (const SuiteSpec* suite : suites) suite->run(device, options.bench, figures);
+    print_table(device, figures, style);
+    for (const Figure& f : figures) all_met &= f.met;
+    report["devices"].push_back(figures_json(device, figures));
+  }
+  if (!options.json_file.empty()) {
+    std::ofstream out(options.json_file);
+    out << report.dump(2) << '\n';
+    if (!out) {
+      std::cerr << "xgpu: error: cannot write " << options.json_file << '\n';
+      return kExitFailure;
+    }
+  }
+  // Targets are reported, not enforced: timings on a shared machine are noisy.
+  if (!all_met) std::cout << "some targets were not met (see the 'met' column)\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+Run setup_bench(CLI::App& sub) {
+  auto options = std::make_shared<Options>();
+  sub.add_option("suites", options->suites, "Suites to run (default: all): cache");
+  sub.add_option("-d,--device", options->device,
+                 "Devices to measure (a selector; default: the best one)");
+  sub.add_flag("--quick", options->bench.quick, "Few repetitions at small sizes, for CI");
+  sub.add_option("--repetitions", options->bench.repetitions, "Repetitions of each measurement");
+  sub.add_option("--json", options->json_file, "Also write every figure as JSON to FILE");
+  sub.add_option("--child", options->child, "(internal) run as a measured child process")
+      ->group("");
+  add_color_option(sub, options->color);
+  sub.footer(
+      "Figures are medians over repetitions; each ratio compares two figures of the same run.\n"
+      "Examples:\n"
+      "  xgpu bench cache -d pocl          kernel cache: cold and warm, in and across processes\n"
+      "  xgpu bench --quick --json out.json");
+  return [options]() { return run_bench(*options); };
+}
+
+double Samples::median() const {
+  if (values.empty()) return 0;
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  std::size_t mid = sorted.size() / 2;
+  return sorted.size() % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+double Samples::min() const {
+  return values.empty() ? 0 : *std::min_element(values.begin(), values.end());
+}
+double Samples::max() const {
+  return values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+}
+
+}  // namespace xgpu::cli
