@@ -12,6 +12,8 @@ readonly kPackages=(
   pocl-opencl-icd oclgrind clinfo                         # a CPU device and a simulator
   libspdlog-dev libfmt-dev libssl-dev catch2 libcli11-dev nlohmann-json3-dev python3
 )
+# Only for `test`: clang and its libFuzzer runtime for the fuzz targets.
+readonly kTestPackages=(clang libclang-rt-14-dev)
 
 mode="${1:-build}"
 case "${mode}" in
@@ -27,7 +29,7 @@ step() { printf '\n==> %s\n' "$*"; }
 # Installs only what is missing, so a set-up machine needs no network and no root.
 install_packages() {
   local missing=()
-  for package in "${kPackages[@]}"; do
+  for package in "$@"; do
     local status
     status="$(dpkg-query -W -f='${Status}' "${package}" 2>/dev/null || true)"
     [[ "${status}" == "install ok installed" ]] || missing+=("${package}")
@@ -58,7 +60,11 @@ build_tree() {
   cmake --build "${dir}" -j"${jobs}"
 }
 
-install_packages
+if [[ "${mode}" == test ]]; then
+  install_packages "${kPackages[@]}" "${kTestPackages[@]}"
+else
+  install_packages "${kPackages[@]}"
+fi
 
 step "Building xgpu in build/"
 build_tree build -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -71,10 +77,18 @@ if [[ "${mode}" == test ]]; then
   ctest --test-dir build --no-tests=error --output-on-failure -j"${jobs}"
 
   step "Sanitizers: unit tests under AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/)"
-  build_tree build-asan -DCMAKE_BUILD_TYPE=Debug -DXGPU_SANITIZE=address,undefined \
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DXGPU_SANITIZE=address,undefined \
     -DXGPU_BUILD_EXAMPLES=OFF
+  # Only what the unit tests run: the test program, the module and the stub modules.
+  cmake --build build-asan -j"${jobs}" --target xgpu-tests
   # Leak checking stays on: the tests' own LSAN suppressions cover only the OpenCL drivers.
   UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan -L unit --no-tests=error --output-on-failure -j"${jobs}"
+
+  step "Fuzzing the kernel-cache entry parser for 30 s (build-fuzz/)"
+  cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++
+  cmake --build build-fuzz -j"${jobs}"
+  python3 tests/fuzz/seed_cache_entry.py build-fuzz/corpus
+  build-fuzz/fuzz_cache_entry -max_total_time=30 -print_final_stats=1 build-fuzz/corpus
   step "All tests passed"
 fi

@@ -1,4 +1,4 @@
-// The process-wide driver lock of serialize_all_calls.
+// The process-wide locks of serialize_all_calls and serialize_compiles.
 #include "serialized_call.hpp"
 
 #include <mutex>
@@ -22,12 +22,12 @@ std::mutex& compiler_lock() {
 
 }  // namespace
 
-void SerializedCompile::lock_compiler() { compiler_lock().lock(); }
+void lock_compiler() { compiler_lock().lock(); }
 
-void SerializedCompile::unlock_compiler() { compiler_lock().unlock(); }
+void unlock_compiler() { compiler_lock().unlock(); }
 
-void SerializedCall::lock_driver() { driver_lock().lock(); }
+void lock_driver() { driver_lock().lock(); }
 
-void SerializedCall::unlock_driver() { driver_lock().unlock(); }
+void unlock_driver() { driver_lock().unlock(); }
 
 }  // namespace xgpu::opencl

@@ -1,10 +1,12 @@
-// The serialize_all_calls workaround (quirks.cpp): while an entry calls into a driver with
-// that quirk, it holds one process-wide recursive lock. Entries run their body under
-// guard_on(handle, ...) instead of guard(...), naming the handle the ICD loader dispatches the
-// call through (the first object argument), i.e. the driver the call reaches.
+// The locking workarounds of quirks.cpp. serialize_all_calls: while an entry calls into a
+// driver with that quirk, it holds one process-wide recursive lock. serialize_compiles:
+// entries that may make the driver compile (build, binaries, launches) hold one
+// process-wide compile lock. Entries run their body under guard_on(handle, ...) or
+// guard_compiling(handle, ...) instead of guard(...), naming the handle the ICD loader
+// dispatches the call through (the first object argument), i.e. the driver it reaches.
 //
-// No deadlock can come of it: the ABI offers no user events, so no call under the lock waits
-// for another thread's call.
+// No deadlock can come of it: the ABI offers no user events, so no call under a lock waits
+// for another thread's call, and the compile lock is always taken inside the driver lock.
 #pragma once
 
 #include "errors.hpp"
@@ -12,46 +14,32 @@
 
 namespace xgpu::opencl {
 
-/// Holds the driver lock for its lifetime when `handle` belongs to a platform with
-/// serialize_all_calls; does nothing otherwise (and for NULL). Inline, so that an entry of an
-/// unaffected driver pays one load and a branch.
-class SerializedCall {
+void lock_driver();
+void unlock_driver();
+void lock_compiler();
+void unlock_compiler();
+
+/// Holds a lock for its lifetime when `handle` belongs to a platform with quirk `Id`; does
+/// nothing otherwise (and for NULL). Inline, so that an entry of an unaffected driver pays
+/// one load and a branch.
+template <QuirkId Id, void (*Lock)(), void (*Unlock)()>
+class QuirkLock {
  public:
-  explicit SerializedCall(const void* handle)
-      : locked_(quirk_on(QuirkId::kSerializeAllCalls, handle)) {
-    if (locked_) lock_driver();
+  explicit QuirkLock(const void* handle) : locked_(quirk_on(Id, handle)) {
+    if (locked_) Lock();
   }
-  ~SerializedCall() {
-    if (locked_) unlock_driver();
+  ~QuirkLock() {
+    if (locked_) Unlock();
   }
-  SerializedCall(const SerializedCall&) = delete;
-  SerializedCall& operator=(const SerializedCall&) = delete;
+  QuirkLock(const QuirkLock&) = delete;
+  QuirkLock& operator=(const QuirkLock&) = delete;
 
  private:
-  static void lock_driver();
-  static void unlock_driver();
   bool locked_;
 };
 
-/// Holds the compile lock for its lifetime when `handle` belongs to a platform with
-/// serialize_compiles; does nothing otherwise.
-class SerializedCompile {
- public:
-  explicit SerializedCompile(const void* handle)
-      : locked_(quirk_on(QuirkId::kSerializeCompiles, handle)) {
-    if (locked_) lock_compiler();
-  }
-  ~SerializedCompile() {
-    if (locked_) unlock_compiler();
-  }
-  SerializedCompile(const SerializedCompile&) = delete;
-  SerializedCompile& operator=(const SerializedCompile&) = delete;
-
- private:
-  static void lock_compiler();
-  static void unlock_compiler();
-  bool locked_;
-};
+using SerializedCall = QuirkLock<QuirkId::kSerializeAllCalls, lock_driver, unlock_driver>;
+using SerializedCompile = QuirkLock<QuirkId::kSerializeCompiles, lock_compiler, unlock_compiler>;
 
 /// guard(), with the driver lock held around the body when `handle` needs it.
 template <class F>
@@ -62,7 +50,7 @@ xgpu_status guard_on(const void* handle, F&& body) noexcept {
   });
 }
 
-/// guard_on() for entries that may make the driver compile (build, binaries, launches).
+/// guard_on() for entries that may make the driver compile.
 template <class F>
 xgpu_status guard_compiling(const void* handle, F&& body) noexcept {
   return guard_on(handle, [&] {

@@ -67,6 +67,25 @@ bool write_all(int fd, const std::string& bytes) {
   return true;
 }
 
+// Calls visit(path, name) for every file in the fan-out folders under root.
+template <class Visit>
+void for_each_file(const std::string& root, Visit&& visit) {
+  DIR* top = opendir(root.c_str());
+  if (!top) return;
+  while (dirent* fan = readdir(top)) {
+    if (fan->d_name[0] == '.') continue;
+    std::string folder = root + "/" + fan->d_name;
+    DIR* dir = opendir(folder.c_str());
+    if (!dir) continue;
+    while (dirent* file = readdir(dir)) {
+      std::string name = file->d_name;
+      if (name != "." && name != "..") visit(folder + "/" + name, name);
+    }
+    closedir(dir);
+  }
+  closedir(top);
+}
+
 }  // namespace
 
 CacheStore::CacheStore(CacheSettings settings) : settings_(std::move(settings)) {
@@ -202,29 +221,19 @@ void CacheStore::remove(const std::string& hash, const CacheEntry& entry, const 
 std::vector<StoredEntry> CacheStore::entries() const {
   std::vector<StoredEntry> found;
   if (!readable()) return found;
-  DIR* top = opendir(root_.c_str());
-  if (!top) return found;
-  while (dirent* fan = readdir(top)) {
-    if (fan->d_name[0] == '.') continue;
-    std::string sub = root_ + "/" + fan->d_name;
-    DIR* dir = opendir(sub.c_str());
-    if (!dir) continue;
-    while (dirent* file = readdir(dir)) {
-      std::string name = file->d_name;
-      if (name.size() <= 4 || name.compare(name.size() - 4, 4, kSuffix) != 0 || name[0] == '.')
-        continue;
-      StoredEntry stored;
-      stored.path = sub + "/" + name;
-      stored.hash = name.substr(0, name.size() - 4);
-      struct stat info {};
-      if (lstat(stored.path.c_str(), &info) != 0) continue;
-      stored.size = static_cast<std::uint64_t>(info.st_size);
-      stored.last_use = info.st_mtime;
-      found.push_back(stored);
+  for_each_file(root_, [&](const std::string& path, const std::string& name) {
+    if (name.size() <= 4 || name[0] == '.' || name.compare(name.size() - 4, 4, kSuffix) != 0) {
+      return;
     }
-    closedir(dir);
-  }
-  closedir(top);
+    StoredEntry stored;
+    stored.path = path;
+    stored.hash = name.substr(0, name.size() - 4);
+    struct stat info {};
+    if (lstat(path.c_str(), &info) != 0) return;
+    stored.size = static_cast<std::uint64_t>(info.st_size);
+    stored.last_use = info.st_mtime;
+    found.push_back(stored);
+  });
   std::sort(found.begin(), found.end(),
             [](const StoredEntry& a, const StoredEntry& b) { return a.hash < b.hash; });
   return found;
@@ -257,25 +266,14 @@ bool CacheStore::erase(const StoredEntry& stored) {
 
 // Temporary files of writers that died before renaming them; old enough to be sure.
 void CacheStore::remove_abandoned() const {
-  DIR* top = opendir(root_.c_str());
-  if (!top) return;
   const std::time_t now = std::time(nullptr);
-  while (dirent* fan = readdir(top)) {
-    if (fan->d_name[0] == '.') continue;
-    std::string sub = root_ + "/" + fan->d_name;
-    DIR* dir = opendir(sub.c_str());
-    if (!dir) continue;
-    while (dirent* file = readdir(dir)) {
-      if (std::strncmp(file->d_name, ".tmp-", 5) != 0) continue;
-      std::string path = sub + "/" + file->d_name;
-      struct stat info {};
-      if (lstat(path.c_str(), &info) == 0 && now - info.st_mtime > kAbandonedAfterSeconds) {
-        unlink(path.c_str());
-      }
+  for_each_file(root_, [&](const std::string& path, const std::string& name) {
+    if (name.compare(0, 5, ".tmp-") != 0) return;
+    struct stat info {};
+    if (lstat(path.c_str(), &info) == 0 && now - info.st_mtime > kAbandonedAfterSeconds) {
+      unlink(path.c_str());
     }
-    closedir(dir);
-  }
-  closedir(top);
+  });
 }
 
 std::vector<StoredEntry> CacheStore::prune(std::uint64_t max_size) {
