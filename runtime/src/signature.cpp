@@ -129,15 +129,14 @@ bool convert_integer(const KernelArg& arg, const ScalarType& target, std::uint64
 void prepare_scalar(const KernelState& kernel, std::size_t index, const Parameter& parameter,
                     const KernelArg& arg, PreparedArg& out) {
   const ScalarType* target = scalar_named(parameter.element);
-  const std::string expected = describe_parameter(parameter);
   if (arg.kind != ArgKind::scalar) {
-    mismatch(kernel, index, "expects " + expected + ", got " + describe_argument(arg));
+    mismatch(kernel, index, "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg));
   }
   if (parameter.lanes > 1 || arg.lanes > 1) {
     bool lanes_fit = arg.lanes == parameter.lanes || (parameter.lanes == 3 && arg.lanes == 4);
     if (!lanes_fit || !arg.type_name || parameter.element != arg.type_name) {
       mismatch(kernel, index,
-               "expects " + expected + ", got " + describe_argument(arg) +
+               "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg) +
                    (parameter.lanes == 3 ? " (pass a 3-vector as std::array<T, 4>)" : ""));
     }
     return;
@@ -149,12 +148,12 @@ void prepare_scalar(const KernelState& kernel, std::size_t index, const Paramete
     std::string hint = (parameter.element == "float" && arg.scalar == ScalarClass::floating)
                            ? " (write a float literal such as 2.0f)"
                            : "";
-    mismatch(kernel, index, "expects " + expected + ", got " + describe_argument(arg) + hint);
+    mismatch(kernel, index, "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg) + hint);
   }
   std::string value_text;
   if (!convert_integer(arg, *target, out.converted, value_text)) {
     mismatch(kernel, index,
-             "expects " + expected + ", and the value " + value_text + " does not fit it");
+             "expects " + describe_parameter(parameter) + ", and the value " + value_text + " does not fit it");
   }
   out.value = &out.converted;
   out.size = target->size;
@@ -264,18 +263,21 @@ void prepare_argument(const KernelState& kernel, std::size_t index, const Kernel
   out.kind = arg.kind;
   out.value = arg.value;
   out.size = arg.size;
+  // Messages are composed only on failure: this runs for every argument of every launch.
+  auto name = [&] {
+    return index < kernel.parameters.size() ? " (" + kernel.parameters[index].name + ")"
+                                             : std::string();
+  };
   if (arg.buffer) {
-    std::string name =
-        index < kernel.parameters.size() ? " (" + kernel.parameters[index].name + ")" : "";
     if (!arg.buffer->context) {
       throw Error(Errc::invalid_handle,
-                  "kernel '" + kernel.name + "' argument " + std::to_string(index) + name +
+                  "kernel '" + kernel.name + "' argument " + std::to_string(index) + name() +
                       ": the buffer is empty (default-constructed or moved-from)",
                   "Queue::launch");
     }
     if (arg.buffer->context != context) {
       throw Error(Errc::context_mismatch,
-                  "kernel '" + kernel.name + "' argument " + std::to_string(index) + name +
+                  "kernel '" + kernel.name + "' argument " + std::to_string(index) + name() +
                       ": the buffer belongs to another context than "
                       "the queue's",
                   "Queue::launch");
@@ -288,7 +290,6 @@ void prepare_argument(const KernelState& kernel, std::size_t index, const Kernel
   if (!kernel.signature_known) return;  // the driver will check sizes itself
 
   const Parameter& parameter = kernel.parameters[index];
-  const std::string expected = describe_parameter(parameter);
   bool element_fits =
       parameter.element.empty() || (arg.type_name && parameter.element == arg.type_name);
   switch (parameter.address_space) {
@@ -296,20 +297,20 @@ void prepare_argument(const KernelState& kernel, std::size_t index, const Kernel
     case XGPU_ADDRESS_CONSTANT:
       if (arg.kind == ArgKind::null_buffer) return;
       if (arg.kind != ArgKind::buffer || !element_fits) {
-        mismatch(kernel, index, "expects " + expected + ", got " + describe_argument(arg));
+        mismatch(kernel, index, "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg));
       }
       return;
     case XGPU_ADDRESS_LOCAL:
       if (arg.kind != ArgKind::local || !element_fits) {
         mismatch(
             kernel, index,
-            "expects " + expected + " (pass xgpu::Local<T>(count)), got " + describe_argument(arg));
+            "expects " + describe_parameter(parameter) + " (pass xgpu::Local<T>(count)), got " + describe_argument(arg));
       }
       return;
     default:
       if (!parameter.element.empty()) return prepare_scalar(kernel, index, parameter, arg, out);
       if (arg.kind != ArgKind::bytes && arg.kind != ArgKind::scalar) {
-        mismatch(kernel, index, "expects " + expected + ", got " + describe_argument(arg));
+        mismatch(kernel, index, "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg));
       }
   }
 }

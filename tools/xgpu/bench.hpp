@@ -3,10 +3,12 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 #include <xgpu/device.hpp>
 
+#include "color.hpp"
 #include "command.hpp"
 
 namespace xgpu::cli {
@@ -40,6 +42,15 @@ using Suite = void (*)(const Device& device, const BenchOptions& options,
                        std::vector<Figure>& figures);
 
 void bench_cache(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
+void bench_dispatch(const Device& device, const BenchOptions& options,
+                    std::vector<Figure>& figures);
+void bench_memory(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
+void bench_compute(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
+
+/// Prints, per device of `report` matched by name in the earlier report `old` (both as
+/// `--json` writes them), each case's old median, new median and change in percent.
+/// Returns false, with a message on stderr, where `old` is not such a report.
+bool print_comparison(const nlohmann::json& old, const nlohmann::json& report, const Style& style);
 
 /// The hidden child modes the cache suite runs as separate processes; returns an exit code.
 int bench_child(const std::string& mode);

@@ -1,5 +1,8 @@
-// `xgpu bench [SUITE...] [-d SEL] [--quick] [--json FILE]`: runs suites on devices and
-// prints one table per device; --json writes every repetition's median, min and max.
+// `xgpu bench [SUITE...] [-d SEL] [--quick] [--json FILE] [--compare FILE]`: runs suites on
+// devices and prints one table per device; --json writes every repetition's median, min and
+// max, --compare shows the change against such a file.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -20,12 +23,16 @@ struct SuiteSpec {
   const char* name;
   Suite run;
 };
-constexpr SuiteSpec kSuites[] = {{"cache", bench_cache}};
+constexpr SuiteSpec kSuites[] = {{"dispatch", bench_dispatch},
+                                 {"memory", bench_memory},
+                                 {"compute", bench_compute},
+                                 {"cache", bench_cache}};
 
 struct Options {
   std::vector<std::string> suites;
   std::string device;
   std::string json_file;
+  std::string compare_file;
   std::string child;
   BenchOptions bench;
   ColorMode color = ColorMode::automatic;
@@ -98,7 +105,8 @@ int run_bench(const Options& options) {
     auto found = std::find_if(std::begin(kSuites), std::end(kSuites),
                               [&](const SuiteSpec& s) { return name == s.name; });
     if (found == std::end(kSuites)) {
-      std::cerr << "xgpu: error: unknown benchmark suite '" << name << "' (suites: cache)\n";
+      std::cerr << "xgpu: error: unknown benchmark suite '" << name
+                << "' (suites: dispatch, memory, compute, cache)\n";
       return kExitUsage;
     }
     suites.push_back(found);
@@ -113,12 +121,29 @@ int run_bench(const Options& options) {
     return kExitNoMatch;
   }
   Style style(color_enabled(options.color, stdout));
+  nlohmann::json old;
+  if (!options.compare_file.empty()) {  // read first: a bad file should not cost a whole run
+    std::ifstream in(options.compare_file);
+    old = nlohmann::json::parse(in, nullptr, false);
+    if (!in || old.is_discarded()) {
+      std::cerr << "xgpu: error: cannot read " << options.compare_file << " as JSON\n";
+      return kExitUsage;
+    }
+  }
+  // Progress goes to a terminal only: a log or a pipe gets just the tables.
+  const bool progress = isatty(STDERR_FILENO);
   nlohmann::json report = {
       {"schema_version", 1}, {"quick", options.bench.quick}, {"devices", nlohmann::json::array()}};
   bool all_met = true;
   for (const Device& device : devices) {
     std::vector<Figure> figures;
-    for (const SuiteSpec* suite : suites) suite->run(device, options.bench, figures);
+    for (const SuiteSpec* suite : suites) {
+      if (progress)
+        std::cerr << "\r\x1b[K" << suite->name << " on " << device.describe() << "..."
+                  << std::flush;
+      suite->run(device, options.bench, figures);
+    }
+    if (progress) std::cerr << "\r\x1b[K" << std::flush;
     print_table(device, figures, style);
     for (const Figure& f : figures) all_met &= f.met;
     report["devices"].push_back(figures_json(device, figures));
@@ -131,6 +156,7 @@ int run_bench(const Options& options) {
       return kExitFailure;
     }
   }
+  if (!options.compare_file.empty() && !print_comparison(old, report, style)) return kExitUsage;
   // Targets are reported, not enforced: timings on a shared machine are noisy.
   if (!all_met) std::cout << "some targets were not met (see the 'met' column)\n";
   return kExitOk;
@@ -140,20 +166,26 @@ int run_bench(const Options& options) {
 
 Run setup_bench(CLI::App& sub) {
   auto options = std::make_shared<Options>();
-  sub.add_option("suites", options->suites, "Suites to run (default: all): cache");
+  sub.add_option("suites", options->suites,
+                 "Suites to run (default: all): dispatch, memory, compute, cache");
   sub.add_option("-d,--device", options->device,
                  "Devices to measure (a selector; default: the best one)");
   sub.add_flag("--quick", options->bench.quick, "Few repetitions at small sizes, for CI");
   sub.add_option("--repetitions", options->bench.repetitions, "Repetitions of each measurement");
   sub.add_option("--json", options->json_file, "Also write every figure as JSON to FILE");
+  sub.add_option("--compare", options->compare_file,
+                 "Show each case's change against FILE, an earlier --json report");
   sub.add_option("--child", options->child, "(internal) run as a measured child process")
       ->group("");
   add_color_option(sub, options->color);
   sub.footer(
       "Figures are medians over repetitions; each ratio compares two figures of the same run.\n"
       "Examples:\n"
+      "  xgpu bench dispatch -d pocl       launch cost: xgpu against raw OpenCL\n"
+      "  xgpu bench memory compute         bandwidth and peak arithmetic of the best device\n"
       "  xgpu bench cache -d pocl          kernel cache: cold and warm, in and across processes\n"
-      "  xgpu bench --quick --json out.json");
+      "  xgpu bench --quick --json out.json\n"
+      "  xgpu bench --compare out.json     the change of every case since that run");
   return [options]() { return run_bench(*options); };
 }
 

@@ -9,6 +9,7 @@
 #include "bench.hpp"
 #include "cache_command.hpp"
 #include "command.hpp"
+#include "conform_command.hpp"
 #include "exit_codes.hpp"
 #include "query.hpp"
 
@@ -22,6 +23,8 @@ constexpr CommandSpec kCommands[] = {
     {"cache", "Show, list, verify, prune or clear the shared kernel cache",
      xgpu::cli::setup_cache},
     {"bench", "Measure a device, beside baselines from the same run", xgpu::cli::setup_bench},
+    {"conform", "Check that a device, its driver and xgpu work together",
+     xgpu::cli::setup_conform},
 };
 
 std::string version_text() {

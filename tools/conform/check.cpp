@@ -1,0 +1,89 @@
+// The registry of conformance checks and what every check shares: capability tests, the
+// per-device environment, and turning exceptions into failures.
+#include "check.hpp"
+
+#include <algorithm>
+#include <exception>
+
+namespace xgpu::conform {
+
+const char* outcome_name(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::pass:
+      return "pass";
+    case Outcome::fail:
+      return "fail";
+    case Outcome::skip:
+      return "skip";
+  }
+  return "?";
+}
+
+Env::Env(const Device& device, bool quick)
+    : device_(device), context_(device), queue_(context_.queue({true})), quick_(quick) {}
+
+Program Env::program(const std::string& name, const std::string& text, const std::string& options) {
+  const std::string key = name + '\n' + options;
+  auto found = programs_.find(key);
+  if (found != programs_.end()) return found->second;
+  Program built = context_.build(Source{name, text}, options);
+  programs_.emplace(key, built);
+  return built;
+}
+
+std::string missing_capability(const std::string& needs, const DeviceInfo& info) {
+  if (needs.empty()) return {};
+  bool has = false;
+  if (needs == "fp64")
+    has = info.fp64 || info.has_extension("cl_khr_fp64");
+  else if (needs == "fp16")
+    has = info.fp16 || info.has_extension("cl_khr_fp16");
+  else
+    has = info.has_extension(needs);
+  if (has) return {};
+  if (needs == "fp64") return "needs double precision (cl_khr_fp64)";
+  if (needs == "fp16") return "needs cl_khr_fp16";
+  return "needs " + needs;
+}
+
+void Registry::add(std::string suite, std::string name, std::string needs,
+                   std::function<Result(Env&)> run) {
+  checks_.push_back({std::move(suite), std::move(name), std::move(needs), std::move(run)});
+}
+
+std::vector<std::string> Registry::suites() const {
+  std::vector<std::string> names;
+  for (const Check& check : checks_) {
+    if (std::find(names.begin(), names.end(), check.suite) == names.end())
+      names.push_back(check.suite);
+  }
+  return names;
+}
+
+Registry all_checks() {
+  Registry registry;
+  register_api(registry);
+  register_memory(registry);
+  register_execution(registry);
+  register_compiler(registry);
+  register_events(registry);
+  register_atomics(registry);
+  register_math(registry);
+  register_cache(registry);
+  register_library(registry);
+  return registry;
+}
+
+Result run_check(const Check& check, Env& env) {
+  const std::string missing = missing_capability(check.needs, env.info());
+  if (!missing.empty()) return skip(missing);
+  try {
+    return check.run(env);
+  } catch (const std::exception& e) {
+    return fail(std::string("threw: ") + e.what());
+  } catch (...) {
+    return fail("threw an unknown exception");
+  }
+}
+
+}  // namespace xgpu::conform

@@ -1,0 +1,51 @@
+// Runs the selected suites' checks on one device and collects the results, for the
+// `xgpu conform` command and the tests.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "check.hpp"
+
+namespace xgpu::conform {
+
+struct CheckResult {
+  std::string suite, name;
+  Result result;
+  double seconds = 0;
+};
+
+/// What identifies a device and driver in a report.
+struct Fingerprint {
+  std::string backend, platform, platform_version, device, device_version, driver_version;
+};
+Fingerprint fingerprint(const DeviceInfo& info);
+
+struct DeviceReport {
+  std::string label;  ///< Device::describe()
+  Fingerprint fingerprint;
+  std::vector<CheckResult> results;
+  std::size_t count(Outcome outcome) const;
+};
+
+struct RunOptions {
+  std::vector<std::string> suites;  ///< empty: every suite
+  bool quick = false;
+  /// Called before each check (index, total, check), e.g. to show progress.
+  std::function<void(std::size_t, std::size_t, const Check&)> progress;
+};
+
+/// Runs every check of `registry` selected by the options on the device. A device whose
+/// context cannot be made yields one failed check ("runner/context") instead of throwing.
+DeviceReport run_device(const Registry& registry, const Device& device, const RunOptions& options);
+
+/// Checks that the suite names exist; returns the first unknown one, or empty.
+std::string unknown_suite(const Registry& registry, const std::vector<std::string>& suites);
+
+/// "N passed, N failed, N skipped" over every device.
+std::string summary_line(const std::vector<DeviceReport>& reports);
+/// The exit status of a run: 0 when nothing failed, else 1.
+int exit_status(const std::vector<DeviceReport>& reports);
+
+}  // namespace xgpu::conform

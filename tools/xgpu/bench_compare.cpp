@@ -1,0 +1,73 @@
+// `xgpu bench --compare FILE`: each case of this run beside the same case of an earlier
+// `--json` report, devices matched by name and cases by suite and case text.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "bench.hpp"
+#include "table.hpp"
+
+namespace xgpu::cli {
+namespace {
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : "%.3g", value);
+  return text;
+}
+
+const nlohmann::json* find_device(const nlohmann::json& report, const std::string& name) {
+  for (const auto& device : report["devices"]) {
+    if (device["device"].value("name", "") == name) return &device;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool print_comparison(const nlohmann::json& old, const nlohmann::json& report, const Style& style) {
+  if (!old.is_object() || !old.contains("devices") || !old["devices"].is_array()) {
+    std::cerr << "xgpu: error: the file to compare with is not a report of `xgpu bench --json`\n";
+    return false;
+  }
+  for (const auto& device : report["devices"]) {
+    const std::string name = device["device"].value("name", "");
+    std::cout << '\n' << style.bold("Compared with the earlier run: " + name) << '\n';
+    const nlohmann::json* before = find_device(old, name);
+    if (!before) {
+      std::cout << "  (the earlier run did not measure this device)\n";
+      continue;
+    }
+    Table table;
+    table.add_column("suite");
+    table.add_column("case");
+    table.add_column("unit");
+    table.add_column("before", Table::Align::right);
+    table.add_column("now", Table::Align::right);
+    table.add_column("change", Table::Align::right);
+    for (const auto& figure : device["figures"]) {
+      std::string before_text = "-", change = "new";
+      for (const auto& earlier : (*before)["figures"]) {
+        if (earlier.value("suite", "") != figure.value("suite", "") ||
+            earlier.value("case", "") != figure.value("case", "")) {
+          continue;
+        }
+        double was = earlier.value("median", 0.0), is = figure.value("median", 0.0);
+        before_text = number(was);
+        if (was != 0) {
+          char text[32];
+          std::snprintf(text, sizeof text, "%+.1f%%", (is - was) / std::fabs(was) * 100);
+          change = text;
+        } else {
+          change = "-";
+        }
+      }
+      table.add_row({figure.value("suite", ""), figure.value("case", ""), figure.value("unit", ""),
+                     before_text, number(figure.value("median", 0.0)), change});
+    }
+    table.print(std::cout, style);
+  }
+  return true;
+}
+
+}  // namespace xgpu::cli

@@ -1,0 +1,233 @@
+// The `dispatch` suite of `xgpu bench`: what one kernel launch costs through xgpu against the
+// raw OpenCL C API on the same device, in the same process. The raw side makes its own
+// context, in-order queue and kernels with the C API (found by platform and device name), and
+// the two take turns round by round so that drift on a shared machine hits both alike.
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+
+#include <string>
+#include <xgpu/xgpu.hpp>
+
+#include "bench_util.hpp"
+
+namespace xgpu::cli {
+namespace {
+
+using bench::Clock;
+using bench::seconds_since;
+
+constexpr const char* kSource = R"(
+__kernel void empty(void) {}
+__kernel void eight(__global float* a, __global float* b, int c, int d, float e, float f,
+                    uint g, __global float* h) {
+  if (get_global_id(0) == 1000000) a[0] = b[0] + h[0] + c + d + e + f + g;
+}
+)";
+
+void check(cl_int status, const char* what) {
+  if (status != CL_SUCCESS) {
+    throw Error(Errc::backend, std::string(what) + " failed: " + std::to_string(status), "bench");
+  }
+}
+
+std::string platform_text(cl_platform_id platform, cl_platform_info what) {
+  std::size_t size = 0;
+  clGetPlatformInfo(platform, what, 0, nullptr, &size);
+  std::string text(size, '\0');
+  clGetPlatformInfo(platform, what, size, text.data(), nullptr);
+  while (!text.empty() && text.back() == '\0') text.pop_back();
+  return text;
+}
+
+std::string device_text(cl_device_id device, cl_device_info what) {
+  std::size_t size = 0;
+  clGetDeviceInfo(device, what, 0, nullptr, &size);
+  std::string text(size, '\0');
+  clGetDeviceInfo(device, what, size, text.data(), nullptr);
+  while (!text.empty() && text.back() == '\0') text.pop_back();
+  return text;
+}
+
+// The raw baseline: the same device through the OpenCL C API, nothing of xgpu in between.
+struct Raw {
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  cl_program program = nullptr;
+  cl_kernel empty = nullptr, eight = nullptr;
+  cl_mem buffers[3] = {};
+
+  Raw(const DeviceInfo& info, const std::string& options) {
+    cl_uint count = 0;
+    clGetPlatformIDs(0, nullptr, &count);
+    std::vector<cl_platform_id> platforms(count);
+    if (count) clGetPlatformIDs(count, platforms.data(), nullptr);
+    cl_device_id found = nullptr;
+    for (cl_platform_id platform : platforms) {
+      if (platform_text(platform, CL_PLATFORM_NAME) != info.platform_name) continue;
+      cl_uint devices = 0;
+      if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &devices) != CL_SUCCESS)
+        continue;
+      std::vector<cl_device_id> ids(devices);
+      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, devices, ids.data(), nullptr);
+      for (cl_device_id id : ids) {
+        if (!found && device_text(id, CL_DEVICE_NAME) == info.name) found = id;
+      }
+    }
+    if (!found) throw Error(Errc::backend, "no OpenCL device named " + info.name, "bench");
+    cl_int status = CL_SUCCESS;
+    context = clCreateContext(nullptr, 1, &found, nullptr, nullptr, &status);
+    check(status, "clCreateContext");
+    queue = clCreateCommandQueue(context, found, 0, &status);
+    check(status, "clCreateCommandQueue");
+    const char* text = kSource;
+    program = clCreateProgramWithSource(context, 1, &text, nullptr, &status);
+    check(status, "clCreateProgramWithSource");
+    check(clBuildProgram(program, 1, &found, options.c_str(), nullptr, nullptr), "clBuildProgram");
+    empty = clCreateKernel(program, "empty", &status);
+    check(status, "clCreateKernel");
+    eight = clCreateKernel(program, "eight", &status);
+    check(status, "clCreateKernel");
+    for (cl_mem& buffer : buffers) {
+      buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, 64, nullptr, &status);
+      check(status, "clCreateBuffer");
+    }
+  }
+  Raw(const Raw&) = delete;
+  Raw& operator=(const Raw&) = delete;
+  ~Raw() {
+    for (cl_mem buffer : buffers) clReleaseMemObject(buffer);
+    clReleaseKernel(eight);
+    clReleaseKernel(empty);
+    clReleaseProgram(program);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+  }
+
+  void launch_empty(bool with_event) {
+    const std::size_t one = 1;
+    cl_event event = nullptr;
+    check(clEnqueueNDRangeKernel(queue, empty, 1, nullptr, &one, nullptr, 0, nullptr,
+                                 with_event ? &event : nullptr),
+          "clEnqueueNDRangeKernel");
+    if (event) clReleaseEvent(event);
+  }
+  void launch_eight(int i) {
+    const std::size_t one = 1;
+    cl_int c = i, d = 2;
+    cl_float e = 3, f = 4;
+    cl_uint g = 5;
+    clSetKernelArg(eight, 0, sizeof(cl_mem), &buffers[0]);
+    clSetKernelArg(eight, 1, sizeof(cl_mem), &buffers[1]);
+    clSetKernelArg(eight, 2, sizeof c, &c);
+    clSetKernelArg(eight, 3, sizeof d, &d);
+    clSetKernelArg(eight, 4, sizeof e, &e);
+    clSetKernelArg(eight, 5, sizeof f, &f);
+    clSetKernelArg(eight, 6, sizeof g, &g);
+    clSetKernelArg(eight, 7, sizeof(cl_mem), &buffers[2]);
+    check(clEnqueueNDRangeKernel(queue, eight, 1, nullptr, &one, nullptr, 0, nullptr, nullptr),
+          "clEnqueueNDRangeKernel");
+  }
+  void finish() { check(clFinish(queue), "clFinish"); }
+};
+
+// Nanoseconds per launch of `count` launches back to back, then one finish.
+template <class Launch, class Finish>
+double back_to_back(int count, Launch&& launch, Finish&& finish) {
+  auto started = Clock::now();
+  for (int i = 0; i < count; ++i) launch(i);
+  finish();
+  return seconds_since(started) * 1e9 / count;
+}
+
+// Appends the microseconds of each of `count` launch + finish pairs.
+template <class Launch, class Finish>
+void latency(int count, Samples& samples, Launch&& launch, Finish&& finish) {
+  for (int i = 0; i < count; ++i) {
+    auto started = Clock::now();
+    launch(i);
+    finish();
+    samples.values.push_back(seconds_since(started) * 1e6);
+  }
+}
+
+}  // namespace
+
+void bench_dispatch(const Device& device, const BenchOptions& options,
+                    std::vector<Figure>& figures) {
+  // Rounds of `per_round` launches each; the medians below are over rounds (back to back)
+  // and over single launches (latency): >= 10,000 launches each way unless --quick.
+  const int rounds = bench::repetitions(options, 10, 20);
+  const int per_round = options.quick ? 100 : 1000;
+
+  // First calls: a nonce in the options keeps every kernel cache out, and an untimed raw
+  // build first pays the compiler's one-time start, which neither side should carry. It
+  // stays alive through both: PoCL tears its compiler down when its last program goes,
+  // and whichever side came next would pay the start again (~0.5 s here).
+  Raw warm_up(device.info(), "-D XGPU_BENCH_NONCE=" + bench::nonce());
+  warm_up.finish();
+  auto started = Clock::now();
+  Context context(device);
+  Queue queue = context.queue();
+  Program program =
+      context.build(Source{"bench_dispatch.cl", kSource}, "-D XGPU_BENCH_NONCE=" + bench::nonce());
+  Kernel empty = program.kernel("empty"), eight = program.kernel("eight");
+  queue.launch(empty, Range{1});
+  queue.finish();
+  Samples first_xgpu{{seconds_since(started) * 1e3}};
+  started = Clock::now();
+  Raw raw(device.info(), "-D XGPU_BENCH_NONCE=" + bench::nonce());
+  raw.launch_empty(false);
+  raw.finish();
+  Samples first_raw{{seconds_since(started) * 1e3}};
+  auto a = context.alloc<float>(16), b = context.alloc<float>(16), h = context.alloc<float>(16);
+
+  auto xgpu_empty = [&](int) { queue.launch(empty, Range{1}); };
+  auto xgpu_eight = [&](int i) { queue.launch(eight, Range{1}, a, b, i, 2, 3.0f, 4.0f, 5u, h); };
+  auto xgpu_finish = [&] { queue.finish(); };
+  auto raw_empty = [&](int) { raw.launch_empty(false); };
+  auto raw_empty_event = [&](int) { raw.launch_empty(true); };
+  auto raw_eight = [&](int i) { raw.launch_eight(i); };
+  auto raw_finish = [&] { raw.finish(); };
+
+  // Warm-up, never counted.
+  back_to_back(per_round, xgpu_empty, xgpu_finish);
+  back_to_back(per_round, raw_empty, raw_finish);
+  back_to_back(per_round, xgpu_eight, xgpu_finish);
+  back_to_back(per_round, raw_eight, raw_finish);
+
+  Samples b2b_xgpu, b2b_raw, b2b_raw_event, lat_xgpu, lat_raw, args_xgpu, args_raw;
+  for (int round = 0; round < rounds; ++round) {
+    b2b_xgpu.values.push_back(back_to_back(per_round, xgpu_empty, xgpu_finish));
+    b2b_raw.values.push_back(back_to_back(per_round, raw_empty, raw_finish));
+    b2b_raw_event.values.push_back(back_to_back(per_round, raw_empty_event, raw_finish));
+    latency(per_round, lat_xgpu, xgpu_empty, xgpu_finish);
+    latency(per_round, lat_raw, raw_empty, raw_finish);
+    args_xgpu.values.push_back(back_to_back(per_round, xgpu_eight, xgpu_finish));
+    args_raw.values.push_back(back_to_back(per_round, raw_eight, raw_finish));
+  }
+
+  const std::string s = "dispatch";
+  Figure f_raw = bench::make_figure(s, "first call: context, build, launch, raw", "ms", first_raw);
+  Figure f_xgpu =
+      bench::make_figure(s, "first call: context, build, launch, xgpu", "ms", first_xgpu);
+  bench::compare_with(f_xgpu, f_raw, 0, true);
+  Figure b_raw = bench::make_figure(s, "empty launch, back to back, raw", "ns", b2b_raw);
+  Figure b_event =
+      bench::make_figure(s, "empty launch, back to back, raw with event", "ns", b2b_raw_event);
+  bench::compare_with(b_event, b_raw, 0, true);
+  Figure b_xgpu = bench::make_figure(s, "empty launch, back to back, xgpu", "ns", b2b_xgpu);
+  bench::compare_with(b_xgpu, b_raw, 1.10, true);
+  b_xgpu.note = "per launch, " + std::to_string(per_round) + " launches then one finish";
+  Figure l_raw = bench::make_figure(s, "launch + finish latency, raw", "us", lat_raw);
+  Figure l_xgpu = bench::make_figure(s, "launch + finish latency, xgpu", "us", lat_xgpu);
+  bench::compare_with(l_xgpu, l_raw, 1.10, true);
+  Figure a_raw = bench::make_figure(s, "8-argument launch, raw clSetKernelArg x8", "ns", args_raw);
+  Figure a_xgpu = bench::make_figure(s, "8-argument launch, xgpu", "ns", args_xgpu);
+  bench::compare_with(a_xgpu, a_raw, 1.10, true);
+  for (Figure* f : {&f_raw, &f_xgpu, &b_raw, &b_event, &b_xgpu, &l_raw, &l_xgpu, &a_raw, &a_xgpu}) {
+    figures.push_back(std::move(*f));
+  }
+}
+
+}  // namespace xgpu::cli

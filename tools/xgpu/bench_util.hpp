@@ -1,0 +1,69 @@
+// Small helpers the dispatch, memory and compute suites of `xgpu bench` share: a clock,
+// building a Figure, comparing two figures, and running a function on every host core.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench.hpp"
+
+namespace xgpu::cli::bench {
+
+using Clock = std::chrono::steady_clock;
+
+inline double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+inline Figure make_figure(const std::string& suite, const std::string& name,
+                          const std::string& unit, Samples samples = {}) {
+  Figure f;
+  f.suite = suite;
+  f.name = name;
+  f.unit = unit;
+  f.samples = std::move(samples);
+  return f;
+}
+
+/// Sets f's ratio to its baseline's median; `at_most` says which side the target bounds.
+inline void compare_with(Figure& f, const Figure& baseline, double target, bool at_most) {
+  f.baseline = baseline.name;
+  f.ratio = baseline.samples.median() > 0 ? f.samples.median() / baseline.samples.median() : 0;
+  if (target <= 0) return;
+  char text[32];
+  std::snprintf(text, sizeof text, "%s %.2f", at_most ? "<=" : ">=", target);
+  f.target = text;
+  f.met = at_most ? f.ratio <= target : f.ratio >= target;
+}
+
+inline unsigned host_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+/// Runs work(thread, threads) on every host core at once; returns the wall time in seconds,
+/// thread start and join included (small next to the work the suites give it).
+inline double on_all_cores(const std::function<void(unsigned, unsigned)>& work) {
+  const unsigned threads = host_threads();
+  std::vector<std::thread> pool;
+  auto started = Clock::now();
+  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t, threads);
+  for (auto& thread : pool) thread.join();
+  return seconds_since(started);
+}
+
+/// A fresh number for a build option, so that no kernel cache answers a first-call build.
+inline std::string nonce() {
+  static std::mt19937_64 random(std::random_device{}());
+  return std::to_string(random());
+}
+
+/// Repetitions for a suite: --repetitions if given, else its quick or full default.
+inline int repetitions(const BenchOptions& options, int quick, int full) {
+  return options.repetitions > 0 ? options.repetitions : options.quick ? quick : full;
+}
+
+}  // namespace xgpu::cli::bench

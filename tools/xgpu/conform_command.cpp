@@ -1,0 +1,192 @@
+// `xgpu conform [-d SEL] [--suite api,math,...] [--quick] [--junit FILE] [--json FILE]
+// [--baseline FILE]`: the conformance suite on every selected device, a table of suites by
+// devices, the failures and skips with their details, and `N passed, N failed, N skipped`
+// as the last line. Exit 0 only when nothing failed.
+#include "conform_command.hpp"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <report.hpp>
+#include <runner.hpp>
+#include <sstream>
+
+#include "color.hpp"
+#include "exit_codes.hpp"
+#include "table.hpp"
+
+namespace xgpu::cli {
+namespace {
+
+struct Options {
+  std::string device;
+  std::vector<std::string> suites;
+  bool quick = false;
+  bool selftest_failure = false;
+  std::string junit, json, baseline;
+  ColorMode color = ColorMode::automatic;
+};
+
+std::vector<conform::DeviceReport> run_all(const conform::Registry& registry,
+                                           const std::vector<Device>& selected,
+                                           const Options& options) {
+  const bool progress = isatty(STDERR_FILENO) != 0;
+  std::vector<conform::DeviceReport> reports;
+  for (std::size_t d = 0; d < selected.size(); ++d) {
+    conform::RunOptions run{options.suites, options.quick, {}};
+    const std::string label = selected[d].describe();
+    if (progress) {
+      run.progress = [&](std::size_t i, std::size_t total, const conform::Check& check) {
+        std::cerr << "\r\x1b[K[" << d + 1 << "/" << selected.size() << "] " << label.substr(0, 40)
+                  << "  " << i + 1 << "/" << total << " " << check.suite << "/" << check.name
+                  << std::flush;
+      };
+    } else {
+      std::cerr << "xgpu conform: " << label << "\n";
+    }
+    reports.push_back(conform::run_device(registry, selected[d], run));
+    if (progress) std::cerr << "\r\x1b[K";
+  }
+  return reports;
+}
+
+void print_table(const std::vector<conform::DeviceReport>& reports,
+                 const std::vector<std::string>& suites, const Style& style) {
+  Table table;
+  table.add_column("SUITE");
+  for (std::size_t d = 0; d < reports.size(); ++d)
+    table.add_column("device " + std::to_string(d) + " pass/fail/skip", Table::Align::right);
+  for (const std::string& suite : suites) {
+    std::vector<Cell> row{suite};
+    for (const conform::DeviceReport& report : reports) {
+      std::size_t counts[3] = {0, 0, 0};
+      for (const conform::CheckResult& r : report.results)
+        if (r.suite == suite) ++counts[static_cast<int>(r.result.outcome)];
+      const std::string text = std::to_string(counts[0]) + "/" + std::to_string(counts[1]) + "/" +
+                               std::to_string(counts[2]);
+      row.emplace_back(text, counts[1] ? "31" : "32");
+    }
+    table.add_row(row);
+  }
+  for (std::size_t d = 0; d < reports.size(); ++d)
+    std::cout << "device " << d << ": " << reports[d].label << "\n";
+  std::cout << "\n";
+  table.print(std::cout, style);
+}
+
+void print_details(const std::vector<conform::DeviceReport>& reports, conform::Outcome outcome,
+                   const char* title, const Style& style) {
+  bool any = false;
+  for (std::size_t d = 0; d < reports.size(); ++d) {
+    for (const conform::CheckResult& r : reports[d].results) {
+      if (r.result.outcome != outcome) continue;
+      if (!any) std::cout << "\n" << style.bold(title) << "\n";
+      any = true;
+      const std::string tag =
+          outcome == conform::Outcome::fail ? style.red("FAIL") : style.yellow("SKIP");
+      std::cout << "  " << tag << " device " << d << " " << r.suite << "/" << r.name << ": "
+                << r.result.detail << "\n";
+    }
+  }
+}
+
+int run_conform(const Options& options) {
+  conform::Registry registry = conform::all_checks();
+  if (options.selftest_failure) conform::register_selftest(registry);
+  const std::string unknown = conform::unknown_suite(registry, options.suites);
+  if (!unknown.empty()) {
+    std::string known;
+    for (const std::string& s : registry.suites()) known += (known.empty() ? "" : ", ") + s;
+    std::cerr << "xgpu: error: unknown suite '" << unknown << "' (suites: " << known << ")\n";
+    return kExitUsage;
+  }
+  nlohmann::json baseline;
+  if (!options.baseline.empty()) {
+    std::ifstream in(options.baseline);
+    if (!in) throw Error(Errc::invalid_argument, "cannot read " + options.baseline, "--baseline");
+    try {
+      baseline = nlohmann::json::parse(in);
+    } catch (const std::exception& e) {
+      throw Error(Errc::invalid_argument, options.baseline + " is not JSON: " + e.what(),
+                  "--baseline");
+    }
+  }
+  if (devices().empty()) {
+    std::cerr << "xgpu: error: no device found ('xgpu query' shows what each backend found)\n";
+    return kExitNoPlatform;
+  }
+  const std::vector<Device> selected =
+      options.device.empty() ? devices() : select_all(options.device);
+  if (selected.empty())
+    throw Error(Errc::no_device, "no device matches '" + options.device + "'", "xgpu conform");
+
+  const std::vector<conform::DeviceReport> reports = run_all(registry, selected, options);
+  const Style style(color_enabled(options.color, stdout));
+  std::vector<std::string> suites = options.suites.empty() ? registry.suites() : options.suites;
+  for (const auto& report : reports)
+    for (const auto& r : report.results)
+      if (r.suite == "runner" && std::find(suites.begin(), suites.end(), "runner") == suites.end())
+        suites.push_back("runner");
+  print_table(reports, suites, style);
+  print_details(reports, conform::Outcome::fail, "Failures", style);
+  print_details(reports, conform::Outcome::skip, "Skipped", style);
+
+  if (!options.baseline.empty()) {
+    std::vector<std::string> changes;
+    try {
+      changes = conform::compare_baseline(baseline, reports);
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(Errc::invalid_argument,
+                  options.baseline + " is not an `xgpu conform --json` report: " + e.what(),
+                  "--baseline");
+    }
+    std::cout << "\n" << style.bold("Changes since " + options.baseline) << "\n";
+    if (changes.empty()) std::cout << "  none\n";
+    for (const std::string& change : changes) std::cout << "  " << change << "\n";
+  }
+  if (!options.junit.empty()) {
+    std::ofstream out(options.junit);
+    conform::write_junit(out, reports);
+    if (!out) throw Error(Errc::invalid_argument, "cannot write " + options.junit, "--junit");
+  }
+  if (!options.json.empty()) {
+    std::ofstream out(options.json);
+    out << conform::to_json(reports).dump(2) << "\n";
+    if (!out) throw Error(Errc::invalid_argument, "cannot write " + options.json, "--json");
+  }
+  std::cout << "\n" << conform::summary_line(reports) << std::endl;  // always the last line
+  return conform::exit_status(reports) == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+Run setup_conform(CLI::App& sub) {
+  auto options = std::make_shared<Options>();
+  sub.add_option("-d,--device", options->device,
+                 "Devices to check (a selector; every term's matches); default: all visible");
+  sub.add_option("--suite", options->suites,
+                 "Suites to run: api,memory,execution,compiler,"
+                 "events,atomics,math,cache,library (default: all)")
+      ->delimiter(',');
+  sub.add_flag("--quick", options->quick, "Small sizes and sampled math, for CI and simulators");
+  sub.add_option("--junit", options->junit, "Also write JUnit XML to FILE");
+  sub.add_option("--json", options->json, "Also write every result and fingerprint as JSON");
+  sub.add_option("--baseline", options->baseline,
+                 "Compare with an earlier --json FILE and list what changed");
+  // For the tests of the command: adds a check that fails on purpose.
+  sub.add_flag("--selftest-failure", options->selftest_failure)->group("");
+  add_color_option(sub, options->color);
+  sub.footer(
+      "Examples:\n  xgpu conform                 every check on every device\n"
+      "  xgpu conform -d pocl --suite math,atomics --junit report.xml\n"
+      "  xgpu conform --quick --json now.json --baseline before.json\n"
+      "Exit codes: 0 nothing failed, 1 a check failed, 2 usage, 3 no device at all,\n"
+      "  4 no device matches -d.");
+  return [options]() { return run_conform(*options); };
+}
+
+}  // namespace xgpu::cli
