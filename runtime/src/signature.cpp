@@ -130,7 +130,8 @@ void prepare_scalar(const KernelState& kernel, std::size_t index, const Paramete
                     const KernelArg& arg, PreparedArg& out) {
   const ScalarType* target = scalar_named(parameter.element);
   if (arg.kind != ArgKind::scalar) {
-    mismatch(kernel, index, "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg));
+    mismatch(kernel, index,
+             "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg));
   }
   if (parameter.lanes > 1 || arg.lanes > 1) {
     bool lanes_fit = arg.lanes == parameter.lanes || (parameter.lanes == 3 && arg.lanes == 4);
@@ -148,12 +149,14 @@ void prepare_scalar(const KernelState& kernel, std::size_t index, const Paramete
     std::string hint = (parameter.element == "float" && arg.scalar == ScalarClass::floating)
                            ? " (write a float literal such as 2.0f)"
                            : "";
-    mismatch(kernel, index, "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg) + hint);
+    mismatch(kernel, index,
+             "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg) + hint);
   }
   std::string value_text;
   if (!convert_integer(arg, *target, out.converted, value_text)) {
     mismatch(kernel, index,
-             "expects " + describe_parameter(parameter) + ", and the value " + value_text + " does not fit it");
+             "expects " + describe_parameter(parameter) + ", and the value " + value_text +
+                 " does not fit it");
   }
   out.value = &out.converted;
   out.size = target->size;
@@ -266,7 +269,7 @@ void prepare_argument(const KernelState& kernel, std::size_t index, const Kernel
   // Messages are composed only on failure: this runs for every argument of every launch.
   auto name = [&] {
     return index < kernel.parameters.size() ? " (" + kernel.parameters[index].name + ")"
-                                             : std::string();
+                                            : std::string();
   };
   if (arg.buffer) {
     if (!arg.buffer->context) {
@@ -297,20 +300,22 @@ void prepare_argument(const KernelState& kernel, std::size_t index, const Kernel
     case XGPU_ADDRESS_CONSTANT:
       if (arg.kind == ArgKind::null_buffer) return;
       if (arg.kind != ArgKind::buffer || !element_fits) {
-        mismatch(kernel, index, "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg));
+        mismatch(kernel, index,
+                 "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg));
       }
       return;
     case XGPU_ADDRESS_LOCAL:
       if (arg.kind != ArgKind::local || !element_fits) {
-        mismatch(
-            kernel, index,
-            "expects " + describe_parameter(parameter) + " (pass xgpu::Local<T>(count)), got " + describe_argument(arg));
+        mismatch(kernel, index,
+                 "expects " + describe_parameter(parameter) +
+                     " (pass xgpu::Local<T>(count)), got " + describe_argument(arg));
       }
       return;
     default:
       if (!parameter.element.empty()) return prepare_scalar(kernel, index, parameter, arg, out);
       if (arg.kind != ArgKind::bytes && arg.kind != ArgKind::scalar) {
-        mismatch(kernel, index, "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg));
+        mismatch(kernel, index,
+                 "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg));
       }
   }
 }

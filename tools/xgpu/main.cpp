@@ -20,11 +20,9 @@ using xgpu::cli::CommandSpec;
 constexpr CommandSpec kCommands[] = {
     {"query", "Show every backend, platform and device with its capabilities",
      xgpu::cli::setup_query},
-    {"cache", "Show, list, verify, prune or clear the shared kernel cache",
-     xgpu::cli::setup_cache},
+    {"cache", "Show, list, verify, prune or clear the shared kernel cache", xgpu::cli::setup_cache},
     {"bench", "Measure a device, beside baselines from the same run", xgpu::cli::setup_bench},
-    {"conform", "Check that a device, its driver and xgpu work together",
-     xgpu::cli::setup_conform},
+    {"conform", "Check that a device, its driver and xgpu work together", xgpu::cli::setup_conform},
 };
 
 std::string version_text() {
