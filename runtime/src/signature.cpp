@@ -128,7 +128,6 @@ bool convert_integer(const KernelArg& arg, const ScalarType& target, std::uint64
 
 void prepare_scalar(const KernelState& kernel, std::size_t index, const Parameter& parameter,
                     const KernelArg& arg, PreparedArg& out) {
-  const ScalarType* target = scalar_named(parameter.element);
   if (arg.kind != ArgKind::scalar) {
     mismatch(kernel, index,
              "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg));
@@ -142,7 +141,8 @@ void prepare_scalar(const KernelState& kernel, std::size_t index, const Paramete
     }
     return;
   }
-  if (arg.type_name && parameter.element == arg.type_name) return;
+  if (arg.type_name && parameter.element == arg.type_name) return;  // the common case
+  const ScalarType* target = scalar_named(parameter.element);
   bool both_integers = target->kind != ScalarClass::floating &&
                        arg.scalar != ScalarClass::floating && arg.scalar != ScalarClass::none;
   if (!both_integers) {
