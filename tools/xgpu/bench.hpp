@@ -52,6 +52,9 @@ void bench_compute(const Device& device, const BenchOptions& options, std::vecto
 /// Returns false, with a message on stderr, where `old` is not such a report.
 bool print_comparison(const nlohmann::json& old, const nlohmann::json& report, const Style& style);
 
+/// A new private (0700) folder under the temporary folder, for caches the bench owns.
+std::string fresh_folder();
+
 /// The hidden child modes the cache suite runs as separate processes; returns an exit code.
 int bench_child(const std::string& mode);
 

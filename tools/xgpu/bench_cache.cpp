@@ -35,11 +35,15 @@ std::string self_path() {
   return error ? std::string("xgpu") : path.string();
 }
 
+}  // namespace
+
 std::string fresh_folder() {
   std::string base = std::filesystem::temp_directory_path().string() + "/xgpu-bench-XXXXXX";
   if (!mkdtemp(base.data())) throw Error(Errc::backend, "cannot make a temporary folder", "bench");
   return base;
 }
+
+namespace {
 
 // Runs `xgpu bench --child MODE` with extra environment; returns its wall time in ms.
 double run_child(const std::string& mode, const std::vector<std::string>& extra_environment) {
@@ -154,9 +158,8 @@ void bench_cache(const Device& device, const BenchOptions& options, std::vector<
   warm_figure.target = "<= 1.5";
   warm_figure.met = warm_figure.ratio <= 1.5;
 
-  // In this process: a nonce in the options makes each repetition a new program.
-  folders.push_back(fresh_folder());
-  setenv("XGPU_CACHE_DIR", folders.back().c_str(), 0);  // a private folder unless one is set
+  // In this process (whose cache folder run_bench made private): a nonce in the options
+  // makes each repetition a new program.
   std::mt19937_64 random(std::random_device{}());
   Samples cold_in, hit_in;
   for (int i = 0; i < in_process; ++i) {

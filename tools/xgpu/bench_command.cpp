@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <xgpu/cache.hpp>
 
 #include "bench.hpp"
 #include "exit_codes.hpp"
@@ -95,11 +97,31 @@ nlohmann::json figures_json(const Device& device, const std::vector<Figure>& fig
           {"figures", list}};
 }
 
+// XGPU_CACHE_DIR pointed at a fresh folder for the bench's lifetime; set before the kernel
+// cache is first used, which reads it once.
+class PrivateCacheFolder {
+ public:
+  PrivateCacheFolder() : folder_(fresh_folder()) { setenv("XGPU_CACHE_DIR", folder_.c_str(), 1); }
+  ~PrivateCacheFolder() {
+    cache::flush();  // nothing may be written into the folder after it is removed
+    std::error_code ignored;
+    std::filesystem::remove_all(folder_, ignored);
+  }
+  PrivateCacheFolder(const PrivateCacheFolder&) = delete;
+  PrivateCacheFolder& operator=(const PrivateCacheFolder&) = delete;
+
+ private:
+  std::string folder_;
+};
+
 int run_bench(const Options& options) {
   // PoCL's own kernel cache would hide the cost xgpu's cache saves; set before any
   // OpenCL call, since PoCL reads it once at start.
   setenv("POCL_KERNEL_CACHE", "0", 1);
   if (!options.child.empty()) return bench_child(options.child);
+  // Every program the bench builds is new (nonce options): it goes to a private kernel
+  // cache folder, removed at the end, never to the user's.
+  PrivateCacheFolder private_cache;
   std::vector<const SuiteSpec*> suites;
   for (const std::string& name : options.suites) {
     auto found = std::find_if(std::begin(kSuites), std::end(kSuites),
