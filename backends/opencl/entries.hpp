@@ -73,6 +73,12 @@ xgpu_status kernel_set_arg_local(xgpu_kernel kernel, uint32_t index, size_t size
 xgpu_status kernel_launch(xgpu_queue queue, xgpu_kernel kernel, uint32_t dimensions,
                           const size_t* global_offset, const size_t* global_size,
                           const size_t* local_size, const xgpu_wait_v1* wait, xgpu_event* event);
+xgpu_status kernel_limit(xgpu_kernel kernel, xgpu_device device, uint32_t property,
+                         uint64_t* value);
+
+// blas_gemm.cpp
+xgpu_status blas_gemm(xgpu_queue queue, const xgpu_gemm_v1* gemm, const xgpu_wait_v1* wait,
+                      xgpu_event* event);
 
 // event_entries.cpp
 xgpu_status event_wait(const xgpu_event* events, uint32_t count);

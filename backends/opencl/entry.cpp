@@ -47,6 +47,8 @@ xgpu_backend_v1 make_table() {
   t.program_binary = program_binary;
   t.program_create_binary = program_create_binary;
   t.native_handle = native_handle;
+  t.kernel_limit = kernel_limit;
+  t.blas_gemm = blas_gemm;
   return t;
 }
 

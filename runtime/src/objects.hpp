@@ -26,6 +26,11 @@ struct ContextState {
   /// The in-process layer of the kernel cache: a program built twice is built once.
   std::mutex programs_mutex;
   std::map<std::string, std::shared_ptr<const ProgramState>> programs;  ///< by cache hash
+
+  /// The kernels of the algorithms library (runtime/src/algorithms), created once per
+  /// context, keyed by file, options and kernel name.
+  std::mutex library_mutex;
+  std::map<std::string, Kernel> library_kernels;
 };
 
 /// A kernel parameter as the driver describes it, digested once at kernel creation.
@@ -62,6 +67,7 @@ struct KernelState {
   std::size_t arg_count = 0;
   bool signature_known = false;  ///< false when the driver gives no argument info
   std::vector<Parameter> parameters;
+  KernelLimits limits;
   std::mutex launch_mutex;  ///< arguments are per-kernel state: set and enqueue atomically
   /// Work-group sizes launched so far (under launch_mutex), to tell the cache of new ones.
   std::vector<std::array<std::size_t, 4>> launched_shapes;

@@ -1,9 +1,33 @@
 // Program and Kernel: kernel lookup by name, and each kernel's signature.
 #include <algorithm>
+#include <type_traits>
 
 #include "objects.hpp"
 
 namespace xgpu {
+namespace {
+
+// Per-kernel limits when the module can tell them, else the device's, which bound them.
+KernelLimits read_limits(const detail::Module& module, xgpu_kernel kernel,
+                         const detail::DeviceRecord* device) {
+  KernelLimits limits;
+  limits.max_work_group_size = device->info.max_work_group_size;
+  limits.preferred_multiple = device->info.work_group_multiple;
+  if (!module.has(&xgpu_backend_v1::kernel_limit)) return limits;
+  auto read = [&](std::uint32_t property, auto& field) {
+    std::uint64_t value = 0;
+    if (module.table->kernel_limit(kernel, device->raw, property, &value) == XGPU_STATUS_SUCCESS)
+      field = static_cast<std::remove_reference_t<decltype(field)>>(value);
+  };
+  read(XGPU_KERNEL_MAX_WORK_GROUP_SIZE, limits.max_work_group_size);
+  read(XGPU_KERNEL_PREFERRED_MULTIPLE, limits.preferred_multiple);
+  read(XGPU_KERNEL_LOCAL_MEMORY, limits.local_memory);
+  read(XGPU_KERNEL_PRIVATE_MEMORY, limits.private_memory);
+  if (limits.preferred_multiple == 0) limits.preferred_multiple = 1;
+  return limits;
+}
+
+}  // namespace
 
 Kernel Program::kernel(std::string_view name) const {
   const auto& program = detail::state_of(state_, "Program");
@@ -40,6 +64,7 @@ Kernel Program::kernel(std::string_view name) const {
       state->signature_known = true;
     }
   }
+  state->limits = read_limits(module, raw, program.record);
   return Kernel(std::move(state));
 }
 
@@ -55,6 +80,9 @@ const std::string& Program::source_name() const {
 
 const std::string& Kernel::name() const { return detail::state_of(state_, "Kernel").name; }
 std::size_t Kernel::arg_count() const { return detail::state_of(state_, "Kernel").arg_count; }
+const KernelLimits& Kernel::limits() const {
+  return detail::state_of(state_, "Kernel").limits;
+}
 std::vector<std::string> Kernel::arg_names() const {
   std::vector<std::string> names;
   for (const auto& parameter : detail::state_of(state_, "Kernel").parameters) {

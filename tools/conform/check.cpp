@@ -71,6 +71,10 @@ Registry all_checks() {
   register_math(registry);
   register_cache(registry);
   register_library(registry);
+  register_library_elementwise(registry);
+  register_library_reduce(registry);
+  register_library_sort(registry);
+  register_library_gemm(registry);
   return registry;
 }
 

@@ -91,6 +91,10 @@ void register_atomics(Registry& registry);
 void register_math(Registry& registry);
 void register_cache(Registry& registry);
 void register_library(Registry& registry);
+void register_library_elementwise(Registry& registry);
+void register_library_reduce(Registry& registry);
+void register_library_sort(Registry& registry);
+void register_library_gemm(Registry& registry);
 /// A check that fails on purpose (not part of all_checks()), to test the runner.
 void register_selftest(Registry& registry);
 

@@ -157,6 +157,30 @@ typedef struct xgpu_wait_v1 {
   uint32_t count;
 } xgpu_wait_v1;
 
+/* Properties for kernel_limit(). */
+enum {
+  XGPU_KERNEL_MAX_WORK_GROUP_SIZE = 1, /* items per work-group this kernel allows */
+  XGPU_KERNEL_PREFERRED_MULTIPLE = 2,  /* work-group size multiple that runs best */
+  XGPU_KERNEL_LOCAL_MEMORY = 3,        /* bytes of local memory the kernel uses itself */
+  XGPU_KERNEL_PRIVATE_MEMORY = 4       /* bytes of private memory per work-item */
+};
+
+/* Element types of blas_gemm(). */
+enum { XGPU_PRECISION_F32 = 1, XGPU_PRECISION_F64 = 2, XGPU_PRECISION_F16 = 3 };
+
+/* C = alpha * op(A) * op(B) + beta * C on row-major matrices: op(A) is m x k, op(B) is
+ * k x n, C is m x n. Offsets and leading dimensions are in elements. */
+typedef struct xgpu_gemm_v1 {
+  uint32_t struct_size; /* sizeof(xgpu_gemm_v1) as the caller was built */
+  uint32_t precision;   /* XGPU_PRECISION_* */
+  uint32_t transpose_a, transpose_b; /* 0: as stored, 1: transposed */
+  size_t m, n, k;
+  double alpha, beta;
+  xgpu_buffer a, b, c;
+  size_t a_offset, b_offset, c_offset;
+  size_t lda, ldb, ldc;
+} xgpu_gemm_v1;
+
 typedef struct xgpu_backend_v1 {
   uint32_t struct_size; /* sizeof(xgpu_backend_v1) as the module was built */
   uint32_t abi_version; /* XGPU_BACKEND_ABI_VERSION as the module was built */
@@ -243,6 +267,14 @@ typedef struct xgpu_backend_v1 {
                                        size_t length, xgpu_program* program);
   /* The vendor API's own handle (cl_mem, cl_command_queue, ...) for interop. */
   xgpu_status (*native_handle)(uint32_t object_kind, void* object, void** native);
+
+  /* A kernel's limits on a device (XGPU_KERNEL_*), for choosing work-group sizes. */
+  xgpu_status (*kernel_limit)(xgpu_kernel kernel, xgpu_device device, uint32_t property,
+                              uint64_t* value);
+  /* A vendor-tuned dense matrix product on the module's queue (CLBlast for OpenCL).
+   * XGPU_STATUS_UNSUPPORTED when the module has no such library at run time. */
+  xgpu_status (*blas_gemm)(xgpu_queue queue, const xgpu_gemm_v1* gemm, const xgpu_wait_v1* wait,
+                           xgpu_event* event);
 } xgpu_backend_v1;
 
 /* Size of a table that holds every required member: the core refuses a shorter one. */

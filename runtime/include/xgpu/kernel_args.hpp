@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 #include <xgpu/buffer.hpp>
+#include <xgpu/half.hpp>
 
 namespace xgpu {
 namespace detail {
@@ -70,6 +71,10 @@ struct ClName<float> {
 template <>
 struct ClName<double> {
   static constexpr const char* value = "double";
+};
+template <>
+struct ClName<half> {
+  static constexpr const char* value = "half";
 };
 
 template <class T>

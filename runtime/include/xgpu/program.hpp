@@ -1,6 +1,8 @@
 // xgpu::Source, xgpu::Program and xgpu::Kernel: OpenCL C built for one device.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,6 +22,14 @@ struct Source {
 };
 
 class Kernel;
+
+/// What a kernel allows on its device, for choosing a work-group size.
+struct KernelLimits {
+  std::size_t max_work_group_size = 0;  ///< items per work-group
+  std::size_t preferred_multiple = 1;   ///< work-group sizes that are multiples of it run best
+  std::uint64_t local_memory = 0;       ///< bytes of local memory the kernel declares itself
+  std::uint64_t private_memory = 0;     ///< bytes per work-item
+};
 
 /// A program built for its context's device. Copies share the program.
 class Program {
@@ -51,6 +61,9 @@ class Kernel {
   std::size_t arg_count() const;
   /// Parameter names as written in the source, when the driver reports them.
   std::vector<std::string> arg_names() const;
+  /// Work-group limits on the program's device (the device's own limits when the backend
+  /// cannot tell them per kernel).
+  const KernelLimits& limits() const;
   const std::shared_ptr<detail::KernelState>& state() const { return state_; }
   explicit operator bool() const noexcept { return static_cast<bool>(state_); }
 

@@ -1,12 +1,15 @@
 // The whole public API of xgpu: include this one header.
 #pragma once
 
+#include <xgpu/algorithms.hpp>
 #include <xgpu/buffer.hpp>
 #include <xgpu/cache.hpp>
 #include <xgpu/context.hpp>
 #include <xgpu/device.hpp>
 #include <xgpu/error.hpp>
 #include <xgpu/event.hpp>
+#include <xgpu/half.hpp>
+#include <xgpu/interop.hpp>
 #include <xgpu/kernels.hpp>
 #include <xgpu/log.hpp>
 #include <xgpu/program.hpp>

@@ -1,0 +1,12 @@
+// The algorithms library: typed operations on xgpu::Buffers, enqueued on an xgpu::Queue.
+// Each runs xgpu's own kernels (kernels/*.cl, built once per context through the kernel
+// cache) or, for GEMM, the fastest measured implementation for the device.
+#pragma once
+
+#include <xgpu/algorithms/elementwise.hpp>
+#include <xgpu/algorithms/gemm.hpp>
+#include <xgpu/algorithms/reduce.hpp>
+#include <xgpu/algorithms/scan.hpp>
+#include <xgpu/algorithms/softmax.hpp>
+#include <xgpu/algorithms/sort.hpp>
+#include <xgpu/algorithms/transpose.hpp>

@@ -1,0 +1,34 @@
+// The backend's own handles behind xgpu objects, to hand them to libraries written for that
+// API (CLBlast, Boost.Compute, clFFT, ...). For the opencl backend they are cl_device_id,
+// cl_context, cl_command_queue, cl_mem and cl_event; xgpu/opencl.hpp gives them typed.
+//
+// The handles are borrowed: they stay valid while the xgpu object lives. A library that
+// keeps one longer must retain it with the vendor API (Boost.Compute does so by default).
+#pragma once
+
+#include <string>
+#include <xgpu/buffer.hpp>
+#include <xgpu/context.hpp>
+#include <xgpu/device.hpp>
+#include <xgpu/event.hpp>
+#include <xgpu/queue.hpp>
+
+namespace xgpu::interop {
+
+/// The name of the backend behind a device ("opencl").
+const std::string& backend(const Device& device);
+
+/// Native handles. Throw xgpu::Error (unsupported) when the backend has no interop, and
+/// (invalid_handle) for an empty object. An empty Buffer (0 elements) has no native object:
+/// native() returns nullptr for it.
+void* native(const Device& device);
+void* native(const Context& context);
+void* native(const Queue& queue);
+void* native(const Event& event);
+void* native_buffer(const detail::BufferCore& buffer);
+template <class T>
+void* native(const Buffer<T>& buffer) {
+  return native_buffer(buffer.core());
+}
+
+}  // namespace xgpu::interop

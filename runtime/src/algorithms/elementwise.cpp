@@ -1,0 +1,2 @@
+// Placeholder: filled by the elementwise work of issue 6.
+#include "algorithms/support.hpp"

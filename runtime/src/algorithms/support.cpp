@@ -1,0 +1,76 @@
+// The algorithms library's shared machinery; see support.hpp.
+#include "algorithms/support.hpp"
+
+#include <limits>
+#include <mutex>
+
+#include "objects.hpp"
+#include "xgpu/kernels.hpp"
+
+namespace xgpu::detail::algo {
+
+Kernel library_kernel(const Queue& queue, const char* file, const char* kernel,
+                      const std::string& options) {
+  const Context& context = queue.context();
+  auto& state = const_cast<ContextState&>(state_of(context.state(), "Context"));
+  std::string key = std::string(file) + '\n' + options + '\n' + kernel;
+  {
+    std::lock_guard<std::mutex> lock(state.library_mutex);
+    auto found = state.library_kernels.find(key);
+    if (found != state.library_kernels.end()) return found->second;
+  }
+  // Built outside the lock: a first build may take seconds, and other kernels need not wait.
+  Kernel made = context.build(kernels::source(file), options).kernel(kernel);
+  std::lock_guard<std::mutex> lock(state.library_mutex);
+  return state.library_kernels.emplace(std::move(key), std::move(made)).first->second;
+}
+
+std::size_t work_group_size(const Kernel& kernel, std::size_t at_most) {
+  const KernelLimits& limits = kernel.limits();
+  std::size_t allowed = std::min(at_most, limits.max_work_group_size);
+  if (allowed == 0) allowed = 1;
+  const std::size_t multiple = std::max<std::size_t>(limits.preferred_multiple, 1);
+  if (allowed < multiple) return allowed;
+  return allowed / multiple * multiple;
+}
+
+std::size_t power_of_two_work_group(const Kernel& kernel, std::size_t at_most) {
+  const std::size_t size = work_group_size(kernel, at_most);
+  std::size_t power = 1;
+  while (power * 2 <= size) power *= 2;
+  return power;
+}
+
+void require_fp64(const Queue& queue, const char* call) {
+  if (!queue.device().info().fp64)
+    throw Error(Errc::unsupported,
+                std::string(call) + " needs double precision (cl_khr_fp64), which " +
+                    queue.device().describe() + " lacks",
+                call);
+}
+
+void size_mismatch(const char* call, const std::string& what, std::size_t got,
+                   std::size_t expected) {
+  throw Error(Errc::invalid_argument,
+              std::string(call) + ": " + what + " has " + std::to_string(got) +
+                  " elements but " + std::to_string(expected) + " were expected",
+              call);
+}
+
+void invalid(const char* call, const std::string& message) {
+  throw Error(Errc::invalid_argument, std::string(call) + ": " + message, call);
+}
+
+void require_queue(const Queue& queue, const char* call) {
+  if (!queue)
+    throw Error(Errc::invalid_handle,
+                std::string(call) + ": the Queue is empty (default-constructed or moved-from)",
+                call);
+}
+
+void require_uint_size(std::size_t count, const char* call) {
+  if (count > std::numeric_limits<std::uint32_t>::max())
+    invalid(call, std::to_string(count) + " elements is more than the 2^32 - 1 the kernels index");
+}
+
+}  // namespace xgpu::detail::algo

@@ -1,0 +1,82 @@
+// What every operation of the algorithms library shares: its kernels, built once per
+// context through the kernel cache; element types and their build options; work-group
+// sizes taken from the kernel and the device; the checks that turn bad input into errors.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <xgpu/half.hpp>
+#include <xgpu/queue.hpp>
+
+namespace xgpu::detail::algo {
+
+/// An element type of the library and its OpenCL C spelling. `load`/`store` name the macros
+/// kernels use, so one kernel text serves half storage (vload_half) and plain types.
+template <class T>
+struct Element;
+template <>
+struct Element<float> {
+  static constexpr const char* name = "float";
+  static constexpr const char* options = "-DXGPU_T=float -DXGPU_T_FLOAT";
+};
+template <>
+struct Element<double> {
+  static constexpr const char* name = "double";
+  static constexpr const char* options = "-DXGPU_T=double -DXGPU_T_DOUBLE";
+};
+template <>
+struct Element<std::int32_t> {
+  static constexpr const char* name = "int";
+  static constexpr const char* options = "-DXGPU_T=int -DXGPU_T_INT";
+};
+template <>
+struct Element<std::uint32_t> {
+  static constexpr const char* name = "uint";
+  static constexpr const char* options = "-DXGPU_T=uint -DXGPU_T_UINT";
+};
+template <>
+struct Element<half> {
+  static constexpr const char* name = "half";
+  static constexpr const char* options = "-DXGPU_T=half -DXGPU_T_HALF";
+};
+
+/// A kernel of an embedded kernels/ file, built for the queue's device with `options` (and
+/// through the kernel cache) the first time it is asked for in this context, then reused.
+Kernel library_kernel(const Queue& queue, const char* file, const char* kernel,
+                      const std::string& options = {});
+
+/// A 1-D work-group size for `kernel`: a multiple of its preferred multiple, at most
+/// `at_most` and what the kernel allows, never 0.
+std::size_t work_group_size(const Kernel& kernel, std::size_t at_most = 256);
+/// The largest power of two <= work_group_size(kernel, at_most), for tree reductions.
+std::size_t power_of_two_work_group(const Kernel& kernel, std::size_t at_most = 256);
+
+inline std::size_t round_up(std::size_t n, std::size_t multiple) {
+  return (n + multiple - 1) / multiple * multiple;
+}
+inline std::size_t ceil_div(std::size_t n, std::size_t d) { return (n + d - 1) / d; }
+
+/// Throws unsupported ("<call> needs double precision (cl_khr_fp64); <device> lacks it")
+/// when T is double and the queue's device has no fp64.
+template <class T>
+void require_type(const Queue& queue, const char* call);
+void require_fp64(const Queue& queue, const char* call);
+
+/// Throws invalid_argument: "<call>: <what> has <a> elements but <b> were expected".
+[[noreturn]] void size_mismatch(const char* call, const std::string& what, std::size_t got,
+                                std::size_t expected);
+/// Throws invalid_argument naming the call: bad input other than sizes.
+[[noreturn]] void invalid(const char* call, const std::string& message);
+/// Throws invalid_handle when the queue is empty.
+void require_queue(const Queue& queue, const char* call);
+/// Kernels index with 32-bit uints: throws invalid_argument for larger element counts.
+void require_uint_size(std::size_t count, const char* call);
+
+template <class T>
+void require_type(const Queue& queue, const char* call) {
+  require_queue(queue, call);
+  if constexpr (std::is_same_v<T, double>) require_fp64(queue, call);
+}
+
+}  // namespace xgpu::detail::algo

@@ -1,0 +1,61 @@
+// Native handles through the module's optional native_handle member.
+#include "objects.hpp"
+#include "xgpu/interop.hpp"
+
+namespace xgpu::interop {
+namespace {
+
+void* ask(const detail::Module& module, std::uint32_t kind, void* object,
+          const detail::DeviceRecord* device, const char* what) {
+  if (!module.has(&xgpu_backend_v1::native_handle))
+    throw Error(Errc::unsupported,
+                "the '" + module.name + "' backend offers no native handles", "xgpu::interop::native");
+  void* native = nullptr;
+  detail::check(module, module.table->native_handle(kind, object, &native), what, device);
+  return native;
+}
+
+const detail::DeviceRecord* record_of(const Device& device) {
+  if (!device)
+    throw Error(Errc::invalid_handle, "this Device is empty (default-constructed)",
+                "xgpu::interop::native");
+  return device.record();
+}
+
+}  // namespace
+
+const std::string& backend(const Device& device) { return record_of(device)->module->name; }
+
+void* native(const Device& device) {
+  const detail::DeviceRecord* record = record_of(device);
+  return ask(*record->module, XGPU_OBJECT_DEVICE, record->raw, record, "native device handle");
+}
+
+void* native(const Context& context) {
+  const auto& state = detail::state_of(context.state(), "Context");
+  return ask(state.module(), XGPU_OBJECT_CONTEXT, state.handle.get(), state.record,
+             "native context handle");
+}
+
+void* native(const Queue& queue) {
+  if (!queue)
+    throw Error(Errc::invalid_handle, "this Queue is empty (default-constructed or moved-from)",
+                "xgpu::interop::native");
+  const auto& state = detail::state_of(queue.context().state(), "Context");
+  return ask(state.module(), XGPU_OBJECT_QUEUE, queue.raw(), state.record, "native queue handle");
+}
+
+void* native(const Event& event) {
+  if (!event)
+    throw Error(Errc::invalid_handle, "this Event is empty (default-constructed or moved-from)",
+                "xgpu::interop::native");
+  return ask(*event.module(), XGPU_OBJECT_EVENT, event.raw(), nullptr, "native event handle");
+}
+
+void* native_buffer(const detail::BufferCore& buffer) {
+  if (buffer.bytes == 0) return nullptr;
+  return ask(*buffer.handle.module(), XGPU_OBJECT_BUFFER, buffer.handle.get(), buffer.device,
+             "native buffer handle");
+}
+
+}  // namespace xgpu::interop

@@ -1,0 +1,2 @@
+// Placeholder: the reduce tests of issue 6.
+#include "test_support.hpp"

@@ -1,0 +1,2 @@
+// Placeholder: the sort tests of issue 6.
+#include "test_support.hpp"
