@@ -1,7 +1,6 @@
 // The whole public API of xgpu: include this one header.
 #pragma once
 
-#include <xgpu/algorithms.hpp>
 #include <xgpu/buffer.hpp>
 #include <xgpu/cache.hpp>
 #include <xgpu/context.hpp>
