@@ -70,6 +70,7 @@ Registry all_checks() {
   register_atomics(registry);
   register_math(registry);
   register_cache(registry);
+  register_native(registry);
   register_library(registry);
   register_library_elementwise(registry);
   register_library_reduce(registry);

@@ -91,6 +91,8 @@ void register_atomics(Registry& registry);
 void register_math(Registry& registry);
 void register_cache(Registry& registry);
 void register_library(Registry& registry);
+/// Driver features xgpu reaches through interop; checks of several suites (suite_native.cpp).
+void register_native(Registry& registry);
 void register_library_elementwise(Registry& registry);
 void register_library_reduce(Registry& registry);
 void register_library_sort(Registry& registry);
