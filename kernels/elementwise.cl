@@ -1,6 +1,12 @@
-// Element-wise building blocks over float buffers of n elements. Launch over a global
-// range of at least n work-items (extra items do nothing).
-// Requires: OpenCL C 1.2.
+// Element-wise operations over buffers of n elements. Launch over a global range of at
+// least n work-items (extra items do nothing).
+//
+// Built without options, the file holds the float kernels xgpu_*_f32. Built with
+// -DXGPU_T=<type> -DXGPU_T_<TYPE> (float, double, int, uint, half), it also holds the typed
+// kernels xgpu_ew_* of the algorithms library, one per operation, all made by the macros
+// below: half is storage only (vload_half / vstore_half, rounding to nearest even) and
+// computes in float; integers wrap modulo 2^32.
+// Requires: OpenCL C 1.2; cl_khr_fp64 for XGPU_T_DOUBLE.
 #include "xgpu_common.cl"
 
 // y[i] = a * x[i] + y[i]
@@ -21,3 +27,139 @@ __kernel void xgpu_scale_f32(const uint n, const float a, __global float* x) {
   const size_t i = xgpu_index();
   if (i < n) x[i] *= a;
 }
+
+#ifdef XGPU_T
+
+#ifdef XGPU_T_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+// XGPU_S: the type a work-item computes in and scalars arrive as (float for half storage).
+// LOAD / STORE read and write element i of a __global XGPU_T buffer.
+#ifdef XGPU_T_HALF
+#define XGPU_S float
+#define LOAD(p, i) vload_half((i), (p))
+#define STORE(p, i, v) vstore_half((v), (i), (p))
+#else
+#define XGPU_S XGPU_T
+#define LOAD(p, i) ((p)[i])
+#define STORE(p, i, v) ((p)[i] = (v))
+#endif
+
+#if defined(XGPU_T_INT) || defined(XGPU_T_UINT)
+#define XGPU_INTEGER 1
+#endif
+
+// Integer arithmetic goes through uint so that overflow wraps (signed overflow is undefined
+// in OpenCL C); for floats these are the plain operators. MULADD is fused for floats: one
+// rounding, so y = a*x + y is the correctly rounded result.
+#if defined(XGPU_T_INT)
+#define WRAP(e) as_int(e)
+#define ADD(a, b) WRAP(as_uint(a) + as_uint(b))
+#define SUB(a, b) WRAP(as_uint(a) - as_uint(b))
+#define MUL(a, b) WRAP(as_uint(a) * as_uint(b))
+#define MULADD(a, x, y) WRAP(as_uint(a) * as_uint(x) + as_uint(y))
+#elif defined(XGPU_T_UINT)
+#define ADD(a, b) ((a) + (b))
+#define SUB(a, b) ((a) - (b))
+#define MUL(a, b) ((a) * (b))
+#define MULADD(a, x, y) ((a) * (x) + (y))
+#else
+#define ADD(a, b) ((a) + (b))
+#define SUB(a, b) ((a) - (b))
+#define MUL(a, b) ((a) * (b))
+#define MULADD(a, x, y) fma((a), (x), (y))
+#endif
+
+// Division is defined for every input: x / 0 is 0 for integers (the hardware may trap),
+// and INT_MIN / -1 wraps to INT_MIN. Floats follow IEEE 754 (x / 0 is +-inf or NaN).
+inline XGPU_S xgpu_divide(XGPU_S a, XGPU_S b) {
+#if defined(XGPU_T_INT)
+  if (b == 0) return 0;
+  if (b == -1) return as_int(0u - as_uint(a));
+  return a / b;
+#elif defined(XGPU_T_UINT)
+  return b == 0 ? 0u : a / b;
+#else
+  return a / b;
+#endif
+}
+
+#ifndef XGPU_INTEGER
+// Beyond XGPU_TANH_ONE, tanh(x) rounds to +-1 (1 - tanh(x) ~ 2e^-2x is below half an ulp of
+// 1: x > 9.02 for float, 19.1 for double). Some libraries return the value below 1 there,
+// even at +-inf, where OpenCL defines +-1 (PoCL's float tanh), so those inputs are settled
+// here. A NaN fails the comparison and stays NaN.
+#ifdef XGPU_T_DOUBLE
+#define XGPU_TANH_ONE 20.0
+#else
+#define XGPU_TANH_ONE 10.0f
+#endif
+inline XGPU_S xgpu_tanh(XGPU_S x) {
+  return fabs(x) >= XGPU_TANH_ONE ? copysign((XGPU_S)1, x) : tanh(x);
+}
+#endif
+
+// out[i] = expression of a[i] and b[i] (named a and b in `expression`).
+#define XGPU_BINARY(name, expression)                                                        \
+  __kernel void name(const uint n, __global const XGPU_T* in_a, __global const XGPU_T* in_b, \
+                     __global XGPU_T* out) {                                                 \
+    const size_t i = xgpu_index();                                                           \
+    if (i >= n) return;                                                                      \
+    const XGPU_S a = LOAD(in_a, i), b = LOAD(in_b, i);                                       \
+    STORE(out, i, (expression));                                                             \
+  }
+
+// out[i] = expression of x = in[i]. in and out may be the same buffer: each item reads
+// its element before writing it.
+#define XGPU_UNARY(name, expression)                                                  \
+  __kernel void name(const uint n, __global const XGPU_T* in, __global XGPU_T* out) { \
+    const size_t i = xgpu_index();                                                    \
+    if (i >= n) return;                                                               \
+    const XGPU_S x = LOAD(in, i);                                                     \
+    STORE(out, i, (expression));                                                      \
+  }
+
+__kernel void xgpu_ew_fill(const uint n, const XGPU_S value, __global XGPU_T* x) {
+  const size_t i = xgpu_index();
+  if (i < n) STORE(x, i, value);
+}
+
+__kernel void xgpu_ew_axpy(const uint n, const XGPU_S a, __global const XGPU_T* x,
+                           __global XGPU_T* y) {
+  const size_t i = xgpu_index();
+  if (i < n) STORE(y, i, MULADD(a, LOAD(x, i), LOAD(y, i)));
+}
+
+__kernel void xgpu_ew_scale(const uint n, const XGPU_S a, __global XGPU_T* x) {
+  const size_t i = xgpu_index();
+  if (i < n) STORE(x, i, MUL(a, LOAD(x, i)));
+}
+
+XGPU_BINARY(xgpu_ew_add, ADD(a, b))
+XGPU_BINARY(xgpu_ew_sub, SUB(a, b))
+XGPU_BINARY(xgpu_ew_mul, MUL(a, b))
+XGPU_BINARY(xgpu_ew_div, xgpu_divide(a, b))
+
+#ifdef XGPU_INTEGER
+#ifdef XGPU_T_INT
+// abs(INT_MIN) does not fit: it wraps to INT_MIN, as two's complement negation does.
+XGPU_UNARY(xgpu_ew_abs, as_int(abs(x)))
+XGPU_UNARY(xgpu_ew_relu, max(x, 0))
+#else
+XGPU_UNARY(xgpu_ew_abs, x)   // every uint is its own absolute value
+XGPU_UNARY(xgpu_ew_relu, x)  // and not negative
+#endif
+#else
+XGPU_UNARY(xgpu_ew_abs, fabs(x))
+// x < 0 ? 0 : x rather than fmax(x, 0): a NaN passes through instead of becoming 0.
+XGPU_UNARY(xgpu_ew_relu, x < (XGPU_S)0 ? (XGPU_S)0 : x)
+XGPU_UNARY(xgpu_ew_exp, exp(x))
+XGPU_UNARY(xgpu_ew_log, log(x))
+XGPU_UNARY(xgpu_ew_sqrt, sqrt(x))
+XGPU_UNARY(xgpu_ew_tanh, xgpu_tanh(x))
+// 1 / (1 + e^-x): e^-x overflowing to inf for very negative x gives the right limit 0.
+XGPU_UNARY(xgpu_ew_sigmoid, (XGPU_S)1 / ((XGPU_S)1 + exp(-x)))
+#endif
+
+#endif  // XGPU_T

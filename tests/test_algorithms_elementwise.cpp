@@ -1,4 +1,878 @@
-// Placeholder: the elementwise tests of issue 6.
+// The element-wise operations, transpose and row softmax of the algorithms library on every
+// device, against host references: every element type, the sizes around the work-group
+// size, 2^20 + 3 and (PoCL only) one near max_allocation / 8 bytes, in-place use, the
+// errors, and the special values (division by zero, infinities, NaN).
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
 #include <xgpu/algorithms.hpp>
+#include <xgpu/kernels.hpp>
 
 #include "test_support.hpp"
+
+using xgpu::half;
+using xgpu_test::capture_error;
+using xgpu_test::check_error;
+using xgpu_test::is_oclgrind;
+using xgpu_test::is_pocl;
+
+namespace {
+
+// ---- Element types on the host ----------------------------------------------------------
+
+template <class T>
+constexpr const char* type_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, double>) return "double";
+  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  if constexpr (std::is_same_v<T, std::uint32_t>) return "uint32";
+  if constexpr (std::is_same_v<T, half>) return "half";
+}
+
+template <class T>
+constexpr bool is_floating = std::is_floating_point_v<T> || std::is_same_v<T, half>;
+
+/// The value a host reference computes with (float for half, as the kernels do).
+template <class T>
+xgpu::scalar_t<T> value_of(T element) {
+  if constexpr (std::is_same_v<T, half>)
+    return xgpu::to_float(element);
+  else
+    return element;
+}
+template <class T>
+T element_of(xgpu::scalar_t<T> value) {
+  if constexpr (std::is_same_v<T, half>)
+    return xgpu::to_half(value);
+  else
+    return value;
+}
+
+/// Distance in representable values (ulps) between two floats, doubles or halves: their bit
+/// patterns mapped onto one increasing integer line (-0 and +0 are 0 apart).
+template <class T>
+std::int64_t ordered(T value) {
+  if constexpr (std::is_same_v<T, half>) {
+    const std::int64_t magnitude = value.bits & 0x7fff;
+    return (value.bits & 0x8000) ? -magnitude : magnitude;
+  } else if constexpr (std::is_same_v<T, float>) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    const std::int64_t magnitude = bits & 0x7fffffffu;
+    return (bits >> 31) ? -magnitude : magnitude;
+  } else {
+    std::uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    const auto magnitude = static_cast<std::int64_t>(bits & 0x7fffffffffffffffull);
+    return (bits >> 63) ? -magnitude : magnitude;
+  }
+}
+template <class T>
+std::int64_t ulps_between(T a, T b) {
+  const std::int64_t d = ordered(a) - ordered(b);
+  return d < 0 ? -d : d;
+}
+template <class T>
+bool is_nan(T value) {
+  return std::isnan(static_cast<double>(value_of(value)));
+}
+
+/// The exact value `reference` rounded as the device stores it: to T, for half through float
+/// (the kernels compute in float, then round to half).
+template <class T>
+T rounded(long double reference) {
+  if constexpr (std::is_same_v<T, half>)
+    return xgpu::to_half(static_cast<float>(reference));
+  else
+    return static_cast<T>(reference);
+}
+
+/// Random inputs: floats in [low, high]; integers over their whole range (to wrap).
+template <class T>
+std::vector<T> random_values(std::size_t n, std::uint32_t seed, double low = -100,
+                             double high = 100) {
+  std::mt19937 random(seed);
+  std::vector<T> values(n);
+  if constexpr (is_floating<T>) {
+    std::uniform_real_distribution<double> uniform(low, high);
+    for (T& v : values) v = element_of<T>(static_cast<xgpu::scalar_t<T>>(uniform(random)));
+  } else {
+    std::uniform_int_distribution<T> uniform(std::numeric_limits<T>::min(),
+                                             std::numeric_limits<T>::max());
+    for (T& v : values) v = uniform(random);
+  }
+  return values;
+}
+
+/// Integer arithmetic wraps modulo 2^32, computed in uint32 to stay defined on the host too.
+template <class T>
+T wrap(std::uint32_t value) {
+  return static_cast<T>(value);
+}
+
+// ---- Devices, buffers, sizes --------------------------------------------------------------
+
+template <class T>
+xgpu::Buffer<T> upload(xgpu::Context& context, xgpu::Queue& queue, const std::vector<T>& host) {
+  xgpu::Buffer<T> buffer = context.alloc<T>(host.size());
+  queue.write(buffer, host);
+  return buffer;
+}
+
+template <class T>
+bool supported(const xgpu::Device& device) {
+  return !std::is_same_v<T, double> || device.info().fp64;
+}
+
+/// The work-group size the element-wise kernels run with, found as the library finds it
+/// (work_group_size(kernel, 256): the kernel's limit rounded down to its preferred multiple).
+std::size_t elementwise_group(xgpu::Context& context) {
+  const xgpu::Kernel kernel =
+      context.build(xgpu::kernels::source("elementwise.cl"), "-DXGPU_T=float -DXGPU_T_FLOAT")
+          .kernel("xgpu_ew_add");
+  const xgpu::KernelLimits& limits = kernel.limits();
+  const std::size_t allowed =
+      std::max<std::size_t>(std::min<std::size_t>(256, limits.max_work_group_size), 1);
+  const std::size_t multiple = std::max<std::size_t>(limits.preferred_multiple, 1);
+  return allowed < multiple ? allowed : allowed / multiple * multiple;
+}
+
+/// The sizes every operation is run at: 0, 1, 2, a prime, the work-group size - 1 and + 1,
+/// and 2^20 + 3 (not on Oclgrind, which interprets every work-item).
+std::vector<std::size_t> sizes_for(const xgpu::Device& device, std::size_t group) {
+  std::vector<std::size_t> sizes{0, 1, 2, 1031, group - 1, group + 1};
+  if (!is_oclgrind(device)) sizes.push_back((std::size_t{1} << 20) + 3);
+  return sizes;
+}
+
+// ---- fill, copy, axpy, scale ----------------------------------------------------------------
+
+template <class T>
+void check_fill_copy_axpy_scale(xgpu::Context& context, xgpu::Queue& queue, std::size_t n) {
+  INFO(type_name<T>() << ", " << n << " elements");
+  const std::vector<T> x = random_values<T>(n, 1), y = random_values<T>(n, 2);
+  xgpu::Buffer<T> dx = upload(context, queue, x), dy = upload(context, queue, y);
+  xgpu::Buffer<T> filled = context.alloc<T>(n), copied = context.alloc<T>(n);
+
+  const xgpu::scalar_t<T> value = static_cast<xgpu::scalar_t<T>>(is_floating<T> ? -2.75 : 7);
+  xgpu::Event event = xgpu::fill(queue, filled, value);
+  CHECK(static_cast<bool>(event) == (n != 0));  // size 0 enqueues nothing
+  CHECK(queue.read(filled) == std::vector<T>(n, element_of<T>(value)));
+
+  xgpu::copy(queue, dx, copied);
+  CHECK(queue.read(copied) == x);
+
+  // y = a x + y: fused for floats, so the host's fma (correctly rounded) is exact; half
+  // computes the fused result in float and rounds it to half once, as to_half does.
+  xgpu::scalar_t<T> a;
+  if constexpr (is_floating<T>)
+    a = 1.75f;
+  else
+    a = std::is_signed_v<T> ? T(-3) : T(3);
+  xgpu::axpy(queue, a, dx, dy);
+  std::vector<T> got = queue.read(dy);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    T expected;
+    if constexpr (is_floating<T>)
+      expected = element_of<T>(std::fma(a, value_of(x[i]), value_of(y[i])));
+    else
+      expected = wrap<T>(std::uint32_t(a) * std::uint32_t(x[i]) + std::uint32_t(y[i]));
+    if (!(got[i] == expected) && wrong++ < 5) FAIL_CHECK("axpy [" << i << "]");
+  }
+  CHECK(wrong == 0);
+
+  xgpu::scale(queue, a, dx);  // x = a x, one rounding for floats
+  got = queue.read(dx);
+  wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    T expected;
+    if constexpr (is_floating<T>)
+      expected = element_of<T>(a * value_of(x[i]));
+    else
+      expected = wrap<T>(std::uint32_t(a) * std::uint32_t(x[i]));
+    if (!(got[i] == expected) && wrong++ < 5) FAIL_CHECK("scale [" << i << "]");
+  }
+  CHECK(wrong == 0);
+}
+
+template <class T>
+void for_basic_sizes(const xgpu::Device& device) {
+  if (!supported<T>(device)) return;
+  xgpu::Context context(device);
+  xgpu::Queue queue = context.queue();
+  for (std::size_t n : sizes_for(device, elementwise_group(context)))
+    check_fill_copy_axpy_scale<T>(context, queue, n);
+}
+
+// ---- add, sub, mul, div ---------------------------------------------------------------------
+
+enum class Binary { add, sub, mul, div };
+
+template <class T>
+xgpu::Event run_binary(xgpu::Queue& queue, Binary op, const xgpu::Buffer<T>& a,
+                       const xgpu::Buffer<T>& b, const xgpu::Buffer<T>& out) {
+  switch (op) {
+    case Binary::add:
+      return xgpu::add(queue, a, b, out);
+    case Binary::sub:
+      return xgpu::sub(queue, a, b, out);
+    case Binary::mul:
+      return xgpu::mul(queue, a, b, out);
+    case Binary::div:
+      return xgpu::div(queue, a, b, out);
+  }
+  return {};
+}
+
+/// The host's result; for integers wrapping, x / 0 = 0 and INT32_MIN / -1 = INT32_MIN.
+template <class T>
+T binary_reference(Binary op, T a, T b) {
+  if constexpr (is_floating<T>) {
+    const auto x = value_of(a), y = value_of(b);
+    switch (op) {
+      case Binary::add:
+        return element_of<T>(x + y);
+      case Binary::sub:
+        return element_of<T>(x - y);
+      case Binary::mul:
+        return element_of<T>(x * y);
+      case Binary::div:
+        return element_of<T>(x / y);
+    }
+  } else {
+    const auto x = std::uint32_t(a), y = std::uint32_t(b);
+    switch (op) {
+      case Binary::add:
+        return wrap<T>(x + y);
+      case Binary::sub:
+        return wrap<T>(x - y);
+      case Binary::mul:
+        return wrap<T>(x * y);
+      case Binary::div:
+        if (b == 0) return 0;
+        if constexpr (std::is_signed_v<T>)
+          if (b == -1) return wrap<T>(0u - x);
+        return static_cast<T>(a / b);
+    }
+  }
+  return T{};
+}
+
+template <class T>
+void check_binary(xgpu::Context& context, xgpu::Queue& queue, Binary op, std::size_t n) {
+  INFO(type_name<T>() << " operation " << int(op) << " (add, sub, mul, div), " << n << " elements");
+  std::vector<T> a = random_values<T>(n, 3), b = random_values<T>(n, 4);
+  if constexpr (!is_floating<T>) {
+    // Small divisors too, or integer quotients would nearly all be 0 or +-1, and the
+    // defined corner cases.
+    for (std::size_t i = 0; i < n; i += 3) b[i] = static_cast<T>(b[i] % 17);
+    if (n > 2) {
+      b[0] = 0;
+      a[1] = std::numeric_limits<T>::min();
+      b[1] = static_cast<T>(-1);
+    }
+  }
+  xgpu::Buffer<T> da = upload(context, queue, a), db = upload(context, queue, b);
+  xgpu::Buffer<T> out = context.alloc<T>(n);
+  xgpu::Event event = run_binary(queue, op, da, db, out);
+  CHECK(static_cast<bool>(event) == (n != 0));
+  const std::vector<T> got = queue.read(out);
+  // Exact except float division, which OpenCL allows 2.5 ulp (3 as integers); a half
+  // quotient may then round to the neighbouring half (1).
+  std::int64_t tolerance = 0;
+  if (op == Binary::div && std::is_same_v<T, float>) tolerance = 3;
+  if (op == Binary::div && std::is_same_v<T, half>) tolerance = 1;
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const T expected = binary_reference(op, a[i], b[i]);
+    bool good;
+    if constexpr (is_floating<T>)
+      good = ulps_between(got[i], expected) <= tolerance;
+    else
+      good = got[i] == expected;
+    if (!good && wrong++ < 5)
+      FAIL_CHECK("[" << i << "] " << +value_of(a[i]) << " op " << +value_of(b[i]) << ": expected "
+                     << +value_of(expected) << ", got " << +value_of(got[i]));
+  }
+  CHECK(wrong == 0);
+}
+
+template <class T>
+void for_binary_sizes(const xgpu::Device& device) {
+  if (!supported<T>(device)) return;
+  xgpu::Context context(device);
+  xgpu::Queue queue = context.queue();
+  for (std::size_t n : sizes_for(device, elementwise_group(context)))
+    for (Binary op : {Binary::add, Binary::sub, Binary::mul, Binary::div})
+      check_binary<T>(context, queue, op, n);
+}
+
+// ---- unary operations -----------------------------------------------------------------------
+
+enum class Unary { abs, relu, exp, log, sqrt, sigmoid, tanh };
+
+const char* unary_name(Unary op) {
+  static const char* const names[] = {"abs", "relu", "exp", "log", "sqrt", "sigmoid", "tanh"};
+  return names[int(op)];
+}
+
+template <class T>
+xgpu::Event run_unary(xgpu::Queue& queue, Unary op, const xgpu::Buffer<T>& in,
+                      const xgpu::Buffer<T>& out) {
+  if constexpr (is_floating<T>) {
+    switch (op) {
+      case Unary::exp:
+        return xgpu::exp(queue, in, out);
+      case Unary::log:
+        return xgpu::log(queue, in, out);
+      case Unary::sqrt:
+        return xgpu::sqrt(queue, in, out);
+      case Unary::sigmoid:
+        return xgpu::sigmoid(queue, in, out);
+      case Unary::tanh:
+        return xgpu::tanh(queue, in, out);
+      default:
+        break;
+    }
+  }
+  if (op == Unary::abs) return xgpu::abs(queue, in, out);
+  return xgpu::relu(queue, in, out);
+}
+
+/// Inputs where the function is well inside float's (and half's) range.
+std::pair<double, double> unary_domain(Unary op, bool is_half) {
+  switch (op) {
+    case Unary::exp:
+      return is_half ? std::pair{-9.0, 10.0} : std::pair{-80.0, 80.0};
+    case Unary::log:
+      return is_half ? std::pair{1e-3, 6e4} : std::pair{1e-30, 1e30};
+    case Unary::sqrt:
+      return is_half ? std::pair{0.0, 6e4} : std::pair{0.0, 1e30};
+    case Unary::sigmoid:
+      return {-30.0, 30.0};
+    case Unary::tanh:
+      return {-10.0, 10.0};
+    default:
+      return {-100.0, 100.0};
+  }
+}
+
+template <class T>
+long double unary_reference(Unary op, long double x) {
+  switch (op) {
+    case Unary::abs:
+      return std::fabs(x);
+    case Unary::relu:
+      return x < 0 ? 0.0L : x;
+    case Unary::exp:
+      return std::exp(x);
+    case Unary::log:
+      return std::log(x);
+    case Unary::sqrt:
+      return std::sqrt(x);
+    case Unary::sigmoid:
+      return 1.0L / (1.0L + std::exp(-x));
+    case Unary::tanh:
+      return std::tanh(x);
+  }
+  return 0;
+}
+
+/// ulps allowed against the correctly rounded result: OpenCL's bounds for float (exp, log and
+/// sqrt 3, tanh 5) and double (exp and log 3, sqrt correctly rounded, tanh 5); sigmoid adds
+/// an addition and a division to exp's error (3 + 1 + 2.5, so 7). Half: the float result
+/// rounded once more can land on the neighbouring half, so 1. abs and relu are exact.
+template <class T>
+std::int64_t unary_tolerance(Unary op) {
+  if (op == Unary::abs || op == Unary::relu) return 0;
+  if constexpr (std::is_same_v<T, half>) return 1;
+  switch (op) {
+    case Unary::exp:
+    case Unary::log:
+      return 3;
+    // Double sqrt is correctly rounded, but the long double reference rounded to double
+    // can be off by one (64 bits are too few to make double rounding harmless).
+    case Unary::sqrt:
+      return std::is_same_v<T, float> ? 3 : 1;
+    case Unary::sigmoid:
+      return 7;
+    default:
+      return 5;
+  }
+}
+
+template <class T>
+void check_unary(xgpu::Context& context, xgpu::Queue& queue, Unary op, std::size_t n,
+                 bool in_place) {
+  INFO(type_name<T>() << " " << unary_name(op) << ", " << n << " elements"
+                      << (in_place ? ", in place" : ""));
+  const auto [low, high] = unary_domain(op, std::is_same_v<T, half>);
+  const std::vector<T> x = random_values<T>(n, 5, low, high);
+  xgpu::Buffer<T> in = upload(context, queue, x);
+  xgpu::Buffer<T> out = in_place ? in : context.alloc<T>(n);
+  xgpu::Event event = run_unary(queue, op, in, out);
+  CHECK(static_cast<bool>(event) == (n != 0));
+  const std::vector<T> got = queue.read(out);
+  const std::int64_t tolerance = unary_tolerance<T>(op);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    T expected;
+    if constexpr (is_floating<T>) {
+      expected = rounded<T>(unary_reference<T>(op, value_of(x[i])));
+    } else if constexpr (std::is_signed_v<T>) {
+      // |INT32_MIN| wraps to INT32_MIN, like the device's.
+      const std::uint32_t bits = std::uint32_t(x[i]);
+      expected = op == Unary::abs ? wrap<T>(x[i] < 0 ? 0u - bits : bits) : (x[i] < 0 ? 0 : x[i]);
+    } else {
+      expected = x[i];  // uint32: abs and relu are the identity
+    }
+    bool good;
+    if constexpr (is_floating<T>)
+      good = ulps_between(got[i], expected) <= tolerance;
+    else
+      good = got[i] == expected;
+    if (!good && wrong++ < 5)
+      FAIL_CHECK("[" << i << "] of " << +value_of(x[i]) << ": expected " << +value_of(expected)
+                     << ", got " << +value_of(got[i]));
+  }
+  CHECK(wrong == 0);
+}
+
+template <class T>
+void for_unary_sizes(const xgpu::Device& device) {
+  if (!supported<T>(device)) return;
+  xgpu::Context context(device);
+  xgpu::Queue queue = context.queue();
+  std::vector<Unary> ops{Unary::abs, Unary::relu};
+  if constexpr (is_floating<T>)
+    ops.insert(ops.end(), {Unary::exp, Unary::log, Unary::sqrt, Unary::sigmoid, Unary::tanh});
+  const std::vector<std::size_t> sizes = sizes_for(device, elementwise_group(context));
+  for (Unary op : ops) {
+    for (std::size_t n : sizes) check_unary<T>(context, queue, op, n, false);
+    check_unary<T>(context, queue, op, 1031, true);
+  }
+}
+
+/// Runs `check<T>(device)` for the five element types on every device.
+#define FOR_EVERY_TYPE(check)                          \
+  for (const xgpu::Device& device : xgpu::devices()) { \
+    DYNAMIC_SECTION(device.describe()) {               \
+      check<float>(device);                            \
+      check<double>(device);                           \
+      check<std::int32_t>(device);                     \
+      check<std::uint32_t>(device);                    \
+      check<half>(device);                             \
+    }                                                  \
+  }
+
+}  // namespace
+
+TEST_CASE("fill, copy, axpy and scale for every type and size",
+          "[elementwise]"){FOR_EVERY_TYPE(for_basic_sizes)}
+
+TEST_CASE("add, sub, mul and div for every type and size",
+          "[elementwise]"){FOR_EVERY_TYPE(for_binary_sizes)}
+
+TEST_CASE("abs, relu and the math functions for every type and size",
+          "[elementwise]"){FOR_EVERY_TYPE(for_unary_sizes)}
+
+TEST_CASE("fill and axpy near max_allocation / 8 bytes", "[elementwise]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    if (!is_pocl(device)) continue;  // the others interpret every item, or lack the memory
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      const std::size_t n = device.info().max_allocation / 8 / sizeof(float) + 3;
+      INFO(n << " floats");
+      xgpu::Buffer<float> x = context.alloc<float>(n), y = context.alloc<float>(n);
+      xgpu::fill(queue, y, 1.0f);
+      {
+        xgpu::Mapping<float> mapped = queue.map(x);
+        for (std::size_t i = 0; i < n; ++i) mapped[i] = float(i % 1024) * 0.25f;
+      }
+      {
+        xgpu::Mapping<float> mapped = queue.map(y);
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < n; ++i) wrong += mapped[i] != 1.0f;
+        CHECK(wrong == 0);
+      }
+      xgpu::axpy(queue, 2.0f, x, y);
+      xgpu::Mapping<float> mapped = queue.map(y);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) wrong += mapped[i] != float(i % 1024) * 0.5f + 1.0f;
+      CHECK(wrong == 0);
+    }
+  }
+}
+
+TEST_CASE("element-wise special values: division by zero, infinities, NaN", "[elementwise]") {
+  const float inf = std::numeric_limits<float>::infinity(),
+              nan = std::numeric_limits<float>::quiet_NaN();
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+
+      // Integer division by zero is defined as 0, INT32_MIN / -1 wraps, never a trap.
+      auto ia =
+          upload(context, queue, std::vector<std::int32_t>{7, -7, 0, INT32_MIN, INT32_MIN, 9});
+      auto ib = upload(context, queue, std::vector<std::int32_t>{0, 0, 0, -1, 1, -2});
+      auto iout = context.alloc<std::int32_t>(6);
+      xgpu::div(queue, ia, ib, iout);
+      CHECK(queue.read(iout) == std::vector<std::int32_t>{0, 0, 0, INT32_MIN, INT32_MIN, -4});
+      auto ua = upload(context, queue, std::vector<std::uint32_t>{7, 0, 0xffffffffu});
+      auto ub = upload(context, queue, std::vector<std::uint32_t>{0, 0, 2});
+      auto uout = context.alloc<std::uint32_t>(3);
+      xgpu::div(queue, ua, ub, uout);
+      CHECK(queue.read(uout) == std::vector<std::uint32_t>{0, 0, 0x7fffffffu});
+      xgpu::abs(queue, ia, iout);
+      CHECK(queue.read(iout) == std::vector<std::int32_t>{7, 7, 0, INT32_MIN, INT32_MIN, 9});
+
+      // Floats: IEEE 754 division, and the limits of the math functions.
+      auto fa = upload(context, queue, std::vector<float>{1, -1, 0, inf, -inf, nan, -0.0f, -2});
+      auto fb = upload(context, queue, std::vector<float>{0, 0, 0, 1, 1, 1, 1, 1});
+      auto fout = context.alloc<float>(8);
+      xgpu::div(queue, fa, fb, fout);
+      std::vector<float> got = queue.read(fout);
+      CHECK(got[0] == inf);
+      CHECK(got[1] == -inf);
+      CHECK(std::isnan(got[2]));
+      xgpu::sigmoid(queue, fa, fout);
+      got = queue.read(fout);
+      CHECK(got[3] == 1.0f);
+      CHECK(got[4] == 0.0f);
+      CHECK(std::isnan(got[5]));
+      xgpu::relu(queue, fa, fout);
+      got = queue.read(fout);
+      CHECK(got[0] == 1.0f);
+      CHECK(got[1] == 0.0f);
+      CHECK(got[3] == inf);
+      CHECK(got[4] == 0.0f);
+      CHECK(std::isnan(got[5]));  // relu passes NaN through
+      CHECK(got[7] == 0.0f);
+      xgpu::log(queue, fa, fout);
+      got = queue.read(fout);
+      CHECK(got[0] == 0.0f);
+      CHECK(std::isnan(got[1]));
+      CHECK(got[2] == -inf);
+      CHECK(got[3] == inf);
+      xgpu::sqrt(queue, fa, fout);
+      got = queue.read(fout);
+      CHECK(std::isnan(got[1]));
+      CHECK(got[3] == inf);
+      xgpu::exp(queue, fa, fout);
+      got = queue.read(fout);
+      CHECK(got[2] == 1.0f);
+      CHECK(got[3] == inf);
+      CHECK(got[4] == 0.0f);
+      xgpu::tanh(queue, fa, fout);
+      got = queue.read(fout);
+      CHECK(got[3] == 1.0f);
+      CHECK(got[4] == -1.0f);  // OpenCL defines tanh(+-inf) = +-1 exactly
+      CHECK(std::isnan(got[5]));
+      // Where tanh rounds to +-1 the result is exactly +-1 (PoCL's float tanh is an ulp short).
+      auto big = upload(context, queue, std::vector<float>{10, 12.5f, -30, 9.5f});
+      xgpu::tanh(queue, big, big);
+      got = queue.read(big);
+      CHECK(got[0] == 1.0f);
+      CHECK(got[1] == 1.0f);
+      CHECK(got[2] == -1.0f);
+      CHECK(got[3] >= 0.9999995f);  // within 5 ulp of tanh(9.5), which rounds to 1
+
+      // Half: results beyond 65504 become infinity.
+      auto ha =
+          upload(context, queue, std::vector<half>{xgpu::to_half(12.0f), xgpu::to_half(-inf)});
+      auto hout = context.alloc<half>(2);
+      xgpu::exp(queue, ha, hout);
+      const std::vector<half> hgot = queue.read(hout);
+      CHECK(xgpu::to_float(hgot[0]) == inf);
+      CHECK(xgpu::to_float(hgot[1]) == 0.0f);
+    }
+  }
+}
+
+TEST_CASE("element-wise operations in place", "[elementwise]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      const std::size_t n = 1031;
+      const std::vector<float> x = random_values<float>(n, 8);
+      xgpu::Buffer<float> a = upload(context, queue, x);
+      xgpu::add(queue, a, a, a);  // a = a + a
+      std::vector<float> expected(n);
+      for (std::size_t i = 0; i < n; ++i) expected[i] = x[i] + x[i];
+      CHECK(queue.read(a) == expected);
+      xgpu::axpy(queue, 3.0f, a, a);  // a = 3a + a
+      for (float& v : expected) v = std::fma(3.0f, v, v);
+      CHECK(queue.read(a) == expected);
+      xgpu::Buffer<float> b = upload(context, queue, x);
+      xgpu::sub(queue, a, b, b);  // b = a - b
+      for (std::size_t i = 0; i < n; ++i) expected[i] = expected[i] - x[i];
+      CHECK(queue.read(b) == expected);
+      CHECK_FALSE(xgpu::copy(queue, b, b));  // a no-op: nothing enqueued
+      CHECK(queue.read(b) == expected);
+    }
+  }
+}
+
+TEST_CASE("element-wise errors: mismatched sizes, double without fp64", "[elementwise]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      auto a = context.alloc<float>(10), b = context.alloc<float>(11), c = context.alloc<float>(10);
+      const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
+      check_error(capture_error([&] { xgpu::add(queue, a, b, c); }), invalid,
+                  {"xgpu::add", "b", "11", "10"});
+      check_error(capture_error([&] { xgpu::div(queue, a, c, b); }), invalid, {"xgpu::div", "out"});
+      check_error(capture_error([&] { xgpu::axpy(queue, 1.0f, a, b); }), invalid,
+                  {"xgpu::axpy", "y"});
+      check_error(capture_error([&] { xgpu::copy(queue, b, a); }), invalid, {"xgpu::copy", "dst"});
+      check_error(capture_error([&] { xgpu::exp(queue, a, b); }), invalid, {"xgpu::exp", "out"});
+      check_error(capture_error([&] { xgpu::relu(queue, b, a); }), invalid, {"xgpu::relu"});
+      auto empty = context.alloc<float>(0);
+      check_error(capture_error([&] { xgpu::sigmoid(queue, empty, a); }), invalid,
+                  {"xgpu::sigmoid"});
+      // A mismatch is found before anything runs, also with an empty buffer involved; two
+      // empty buffers are fine and enqueue nothing.
+      CHECK_FALSE(xgpu::tanh(queue, empty, empty));
+      CHECK_FALSE(xgpu::scale(queue, 2.0f, empty));
+      xgpu::Queue none;
+      check_error(capture_error([&] { xgpu::fill(none, a, 1.0f); }), xgpu::Errc::invalid_handle,
+                  {"xgpu::fill"});
+      if (!device.info().fp64) {
+        auto d = context.alloc<double>(4);
+        check_error(capture_error([&] { xgpu::fill(queue, d, 1.0); }), xgpu::Errc::unsupported,
+                    {"xgpu::fill", "double"});
+      }
+    }
+  }
+}
+
+// ---- transpose ------------------------------------------------------------------------------
+
+namespace {
+
+/// Values whose bits differ everywhere; half gets every 16-bit pattern, NaNs included, which
+/// transpose must move unchanged.
+template <class T>
+std::vector<T> distinct_values(std::size_t n) {
+  std::vector<T> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, half>)
+      values[i] = half{static_cast<std::uint16_t>(i * 40503u + 7u)};
+    else
+      values[i] = static_cast<T>(i * 3 + 1);
+  }
+  return values;
+}
+
+template <class T>
+void check_transpose(xgpu::Context& context, xgpu::Queue& queue, std::size_t rows, std::size_t cols,
+                     std::size_t extra = 0) {
+  INFO(type_name<T>() << " transpose of " << rows << " x " << cols);
+  const std::vector<T> in = distinct_values<T>(rows * cols + extra);
+  xgpu::Buffer<T> din = upload(context, queue, in);
+  std::vector<T> sentinel(rows * cols + extra, distinct_values<T>(1)[0]);
+  xgpu::Buffer<T> dout = upload(context, queue, sentinel);
+  xgpu::Event event = xgpu::transpose(queue, din, dout, rows, cols);
+  CHECK(static_cast<bool>(event) == (rows * cols != 0));
+  const std::vector<T> got = queue.read(dout);
+  std::size_t wrong = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c)
+      if (!(got[c * rows + r] == in[r * cols + c]) && wrong++ < 5)
+        FAIL_CHECK("out[" << c << "][" << r << "] differs from in[" << r << "][" << c << "]");
+  CHECK(wrong == 0);
+  for (std::size_t i = rows * cols; i < got.size(); ++i) CHECK(got[i] == sentinel[i]);  // untouched
+}
+
+template <class T>
+void transpose_shapes(const xgpu::Device& device) {
+  if (!supported<T>(device)) return;
+  xgpu::Context context(device);
+  xgpu::Queue queue = context.queue();
+  const std::size_t n = is_oclgrind(device) ? 131 : 4099;
+  const std::pair<std::size_t, std::size_t> shapes[] = {
+      {0, 0}, {0, 5}, {5, 0}, {1, 1}, {1, n}, {n, 1}, {2, 3}, {33, 65}, {17, 100}, {64, 64}};
+  for (const auto& [rows, cols] : shapes) check_transpose<T>(context, queue, rows, cols);
+  check_transpose<T>(context, queue, 31, 33, 7);  // larger buffers: the rest is left alone
+  if (is_oclgrind(device)) {
+    check_transpose<T>(context, queue, 37, 131);
+  } else {
+    check_transpose<T>(context, queue, 37, 1031);
+    check_transpose<T>(context, queue, 1031, 37);
+    check_transpose<T>(context, queue, 1000, 1025);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("transpose of every type and shape", "[elementwise]"){FOR_EVERY_TYPE(transpose_shapes)}
+
+TEST_CASE("transpose errors: small buffers, the same buffer, overflow", "[elementwise]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      auto a = context.alloc<float>(12), b = context.alloc<float>(11);
+      const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
+      check_error(capture_error([&] { xgpu::transpose(queue, a, b, 3, 4); }), invalid,
+                  {"xgpu::transpose", "out", "11", "12"});
+      check_error(capture_error([&] { xgpu::transpose(queue, b, a, 4, 3); }), invalid,
+                  {"xgpu::transpose", "in"});
+      check_error(capture_error([&] { xgpu::transpose(queue, a, a, 3, 4); }), invalid,
+                  {"xgpu::transpose", "same buffer"});
+      check_error(capture_error([&] {
+                    xgpu::transpose(queue, a, b, std::size_t{1} << 40, std::size_t{1} << 30);
+                  }),
+                  invalid, {"xgpu::transpose"});
+      // 2^31 elements: one past what the kernels' 32-bit indices take with a tile's headroom.
+      check_error(capture_error([&] { xgpu::transpose(queue, a, b, std::size_t{1} << 31, 1); }),
+                  invalid, {"xgpu::transpose", "2^31 - 1"});
+      CHECK_FALSE(xgpu::transpose(queue, a, a, 0, 4));  // nothing to move: not an error
+    }
+  }
+}
+
+// ---- softmax --------------------------------------------------------------------------------
+
+namespace {
+
+/// Checks softmax of `values` (rows x cols) against a long double reference computed the
+/// way the kernels define it (an entry equal to the row maximum weighs exactly 1). Bound,
+/// relative to each result: the exp's few ulp, the rounding of a sum of up to cols terms
+/// ((cols - 1) eps at worst) and the division: (cols + 8) eps. Half adds its own rounding
+/// (2^-11 relative) and, for results below its normal range, 2^-25 absolute; results below
+/// the compute type's normal range may be flushed to 0 (FLT_MIN, DBL_MIN absolute).
+template <class T>
+void check_softmax(xgpu::Context& context, xgpu::Queue& queue, std::size_t rows, std::size_t cols,
+                   const std::vector<T>& values, bool in_place = false) {
+  INFO(type_name<T>() << " softmax of " << rows << " x " << cols << (in_place ? " in place" : ""));
+  xgpu::Buffer<T> in = upload(context, queue, values);
+  xgpu::Buffer<T> out = in_place ? in : context.alloc<T>(values.size());
+  xgpu::Event event = xgpu::softmax_rows(queue, in, out, rows, cols);
+  CHECK(static_cast<bool>(event) == (rows * cols != 0));
+  const std::vector<T> got = queue.read(out);
+  using Compute = xgpu::scalar_t<T>;
+  const long double epsilon = std::numeric_limits<Compute>::epsilon();
+  long double relative = (cols + 8) * epsilon, absolute = std::numeric_limits<Compute>::min();
+  if constexpr (std::is_same_v<T, half>) {
+    relative += 1.0L / 2048;
+    absolute = 1.0L / (1 << 25);
+  }
+  std::size_t wrong = 0;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t first = r * cols;
+    long double maximum = -INFINITY;
+    bool nan = false;
+    for (std::size_t c = 0; c < cols; ++c) {
+      const long double x = value_of(values[first + c]);
+      nan = nan || std::isnan(x);
+      if (x > maximum) maximum = x;
+    }
+    long double sum = 0, got_sum = 0;
+    std::vector<long double> weight(cols);
+    for (std::size_t c = 0; c < cols; ++c) {
+      const long double x = value_of(values[first + c]);
+      weight[c] = x == maximum ? 1.0L : std::exp(x - maximum);
+      sum += weight[c];
+    }
+    for (std::size_t c = 0; c < cols; ++c) {
+      const long double result = value_of(got[first + c]);
+      got_sum += result;
+      const long double expected = weight[c] / sum;
+      const bool good =
+          nan ? std::isnan(result) : std::fabs(result - expected) <= relative * expected + absolute;
+      if (!good && wrong++ < 5)
+        FAIL_CHECK("[" << r << "][" << c << "] of " << +value_of(values[first + c]) << ": expected "
+                       << double(expected) << ", got " << double(result));
+    }
+    if (cols > 0 && !nan && !(std::fabs(got_sum - 1) <= relative + cols * absolute) && wrong++ < 5)
+      FAIL_CHECK("row " << r << " sums to " << double(got_sum));
+  }
+  CHECK(wrong == 0);
+}
+
+template <class T>
+void softmax_shapes(const xgpu::Device& device) {
+  if constexpr (!is_floating<T>) {
+    return;
+  } else {
+    if (!supported<T>(device)) return;
+    xgpu::Context context(device);
+    xgpu::Queue queue = context.queue();
+    std::vector<std::pair<std::size_t, std::size_t>> shapes{
+        {0, 0},  {0, 7},  {7, 0},   {1, 1},   {3, 2},    {5, 31},
+        {5, 32}, {5, 33}, {3, 255}, {3, 257}, {4, 1031}, {1, 4099}};
+    if (!is_oclgrind(device)) {
+      shapes.insert(shapes.end(), {{1000, 257}, {20000, 10}, {2, (std::size_t{1} << 20) + 3}});
+    }
+    for (const auto& [rows, cols] : shapes) {
+      check_softmax<T>(
+          context, queue, rows, cols,
+          random_values<T>(rows * cols, static_cast<std::uint32_t>(rows + cols), -10, 10));
+    }
+    check_softmax<T>(context, queue, 3, 257, random_values<T>(3 * 257, 9, -10, 10), true);
+
+    // Large magnitudes and infinities, in narrow (one item per row) and wide rows.
+    using S = xgpu::scalar_t<T>;
+    const S inf = std::numeric_limits<S>::infinity(), nan = std::numeric_limits<S>::quiet_NaN();
+    for (std::size_t cols : {std::size_t{6}, std::size_t{300}}) {
+      const std::size_t rows = 6;
+      std::vector<T> values(rows * cols);
+      for (std::size_t c = 0; c < cols; ++c) {
+        const S big = std::is_same_v<T, half> ? S(60000) : S(1000);
+        values[0 * cols + c] = element_of<T>(c % 2 ? big : -big);             // 1000, -1000
+        values[1 * cols + c] = element_of<T>(-inf);                           // all -inf: uniform
+        values[2 * cols + c] = element_of<T>(c % 3 ? -inf : S(c % 5));        // some -inf: weight 0
+        values[3 * cols + c] = element_of<T>(c == 1 || c == 4 ? inf : S(c));  // two +inf share
+        values[4 * cols + c] = element_of<T>(c == 2 ? nan : S(c));            // NaN: the row is NaN
+        values[5 * cols + c] = element_of<T>(-big - S(c % 7));                // all very negative
+      }
+      check_softmax<T>(context, queue, rows, cols, values);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("softmax_rows of every floating type and shape", "[elementwise]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      softmax_shapes<float>(device);
+      softmax_shapes<double>(device);
+      softmax_shapes<half>(device);
+    }
+  }
+}
+
+TEST_CASE("softmax_rows errors: small buffers, overflow", "[elementwise]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      auto a = context.alloc<float>(12), b = context.alloc<float>(11);
+      const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
+      check_error(capture_error([&] { xgpu::softmax_rows(queue, a, b, 3, 4); }), invalid,
+                  {"xgpu::softmax_rows", "out", "11", "12"});
+      check_error(capture_error([&] { xgpu::softmax_rows(queue, b, a, 2, 6); }), invalid,
+                  {"xgpu::softmax_rows", "in"});
+      check_error(capture_error([&] {
+                    xgpu::softmax_rows(queue, a, a, std::size_t{1} << 40, std::size_t{1} << 30);
+                  }),
+                  invalid, {"xgpu::softmax_rows"});
+      CHECK_FALSE(xgpu::softmax_rows(queue, a, b, 0, 4));
+      if (!device.info().fp64) {
+        auto d = context.alloc<double>(4);
+        check_error(capture_error([&] { xgpu::softmax_rows(queue, d, d, 2, 2); }),
+                    xgpu::Errc::unsupported, {"xgpu::softmax_rows", "double"});
+      }
+    }
+  }
+}

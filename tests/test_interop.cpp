@@ -2,12 +2,11 @@
 // objects themselves (checked through the OpenCL API), and Boost.Compute's algorithms run
 // on an xgpu buffer in xgpu's queue.
 #include <algorithm>
-#include <random>
-#include <xgpu/boost_compute.hpp>
-#include <xgpu/opencl.hpp>
-
 #include <boost/compute/algorithm/sort.hpp>
 #include <boost/compute/utility/program_cache.hpp>
+#include <random>
+#include <xgpu/boost_compute.hpp>  // first: it sets the OpenCL version for Boost.Compute
+#include <xgpu/opencl.hpp>
 
 #include "test_support.hpp"
 
@@ -23,8 +22,8 @@ TEST_CASE("native handles are the backend's OpenCL objects", "[interop]") {
 
     cl_command_queue cl_queue = xgpu::opencl::queue(queue);
     cl_context queue_context = nullptr;
-    REQUIRE(clGetCommandQueueInfo(cl_queue, CL_QUEUE_CONTEXT, sizeof(queue_context),
-                                  &queue_context, nullptr) == CL_SUCCESS);
+    REQUIRE(clGetCommandQueueInfo(cl_queue, CL_QUEUE_CONTEXT, sizeof(queue_context), &queue_context,
+                                  nullptr) == CL_SUCCESS);
     CHECK(queue_context == xgpu::opencl::context(context));
     cl_device_id queue_device = nullptr;
     REQUIRE(clGetCommandQueueInfo(cl_queue, CL_QUEUE_DEVICE, sizeof(queue_device), &queue_device,

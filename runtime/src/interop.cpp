@@ -1,6 +1,7 @@
 // Native handles through the module's optional native_handle member.
-#include "objects.hpp"
 #include "xgpu/interop.hpp"
+
+#include "objects.hpp"
 
 namespace xgpu::interop {
 namespace {
@@ -8,8 +9,8 @@ namespace {
 void* ask(const detail::Module& module, std::uint32_t kind, void* object,
           const detail::DeviceRecord* device, const char* what) {
   if (!module.has(&xgpu_backend_v1::native_handle))
-    throw Error(Errc::unsupported,
-                "the '" + module.name + "' backend offers no native handles", "xgpu::interop::native");
+    throw Error(Errc::unsupported, "the '" + module.name + "' backend offers no native handles",
+                "xgpu::interop::native");
   void* native = nullptr;
   detail::check(module, module.table->native_handle(kind, object, &native), what, device);
   return native;

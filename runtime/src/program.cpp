@@ -80,9 +80,7 @@ const std::string& Program::source_name() const {
 
 const std::string& Kernel::name() const { return detail::state_of(state_, "Kernel").name; }
 std::size_t Kernel::arg_count() const { return detail::state_of(state_, "Kernel").arg_count; }
-const KernelLimits& Kernel::limits() const {
-  return detail::state_of(state_, "Kernel").limits;
-}
+const KernelLimits& Kernel::limits() const { return detail::state_of(state_, "Kernel").limits; }
 std::vector<std::string> Kernel::arg_names() const {
   std::vector<std::string> names;
   for (const auto& parameter : detail::state_of(state_, "Kernel").parameters) {

@@ -46,6 +46,7 @@ void bench_dispatch(const Device& device, const BenchOptions& options,
                     std::vector<Figure>& figures);
 void bench_memory(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 void bench_compute(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
+void bench_library(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 
 /// Prints, per device of `report` matched by name in the earlier report `old` (both as
 /// `--json` writes them), each case's old median, new median and change in percent.

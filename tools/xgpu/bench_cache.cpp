@@ -91,10 +91,12 @@ void run_sgemm(const Context& context, const std::string& options) {
        dc = context.alloc<float>(n * n);
   queue.write(da, a);
   queue.write(db, b);
+  // gemm.cl's portable shape (its defaults): 16 x 16 items, each 4 x 4 elements of C.
   Program program = context.build(kernels::source("gemm.cl"), options);
   const unsigned m = static_cast<unsigned>(n);
-  queue.launch(program.kernel("xgpu_sgemm"), Range{n, n / 4}, Range{16, 4}, m, m, m, 1.0f, da, m,
-               db, m, 0.0f, dc, m);
+  const std::size_t groups = (n + 63) / 64;
+  queue.launch(program.kernel("xgpu_gemm"), Range{groups * 16, groups * 16}, Range{16, 16}, m, m, m,
+               1.0f, da, m, db, m, 0.0f, dc, m);
   queue.read(dc, c.data());
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < n; ++j) {

@@ -28,6 +28,7 @@ struct SuiteSpec {
 constexpr SuiteSpec kSuites[] = {{"dispatch", bench_dispatch},
                                  {"memory", bench_memory},
                                  {"compute", bench_compute},
+                                 {"library", bench_library},
                                  {"cache", bench_cache}};
 
 struct Options {
@@ -128,7 +129,7 @@ int run_bench(const Options& options) {
                               [&](const SuiteSpec& s) { return name == s.name; });
     if (found == std::end(kSuites)) {
       std::cerr << "xgpu: error: unknown benchmark suite '" << name
-                << "' (suites: dispatch, memory, compute, cache)\n";
+                << "' (suites: dispatch, memory, compute, library, cache)\n";
       return kExitUsage;
     }
     suites.push_back(found);
@@ -189,7 +190,7 @@ int run_bench(const Options& options) {
 Run setup_bench(CLI::App& sub) {
   auto options = std::make_shared<Options>();
   sub.add_option("suites", options->suites,
-                 "Suites to run (default: all): dispatch, memory, compute, cache");
+                 "Suites to run (default: all): dispatch, memory, compute, library, cache");
   sub.add_option("-d,--device", options->device,
                  "Devices to measure (a selector; default: the best one)");
   sub.add_flag("--quick", options->bench.quick, "Few repetitions at small sizes, for CI");

@@ -1,4 +1,4 @@
-// Small helpers the dispatch, memory and compute suites of `xgpu bench` share: a clock,
+// Small helpers the suites of `xgpu bench` share: a clock,
 // building a Figure, comparing two figures, and running a function on every host core.
 #pragma once
 

@@ -10,3 +10,4 @@
 #include <xgpu/algorithms/softmax.hpp>
 #include <xgpu/algorithms/sort.hpp>
 #include <xgpu/algorithms/transpose.hpp>
+#include <xgpu/algorithms/types.hpp>

@@ -9,10 +9,11 @@
 // Needs Boost.Compute's headers (Debian: libboost-dev) and the opencl backend.
 #pragma once
 
+// First: it sets the OpenCL version the OpenCL headers that Boost.Compute includes target.
+#include <boost/compute/buffer.hpp>
 #include <boost/compute/command_queue.hpp>
 #include <boost/compute/context.hpp>
 #include <boost/compute/iterator/buffer_iterator.hpp>
-#include <boost/compute/buffer.hpp>
 #include <xgpu/opencl.hpp>
 
 namespace xgpu::boost_compute {

@@ -28,7 +28,8 @@ inline half to_half(float value) noexcept {
     return half{static_cast<std::uint16_t>(sign | 0x7c00u |
                                            (nan ? 0x200u | ((magnitude >> 13) & 0x3ffu) : 0u))};
   }
-  if (magnitude >= 0x477ff000u) return half{static_cast<std::uint16_t>(sign | 0x7c00u)};  // >= 65520
+  if (magnitude >= 0x477ff000u)
+    return half{static_cast<std::uint16_t>(sign | 0x7c00u)};  // >= 65520
   if (magnitude < 0x38800000u) {
     // Below 2^-14 the result is subnormal: count units of 2^-24. Scaling by 2^24 is exact,
     // and lrint rounds half to even; 1024 units is the smallest normal, encoded the same.
@@ -54,8 +55,9 @@ inline float to_float(half value) noexcept {
     result = static_cast<float>(mantissa) * (1.0f / 16777216.0f);  // subnormal or zero
     return sign ? -result : result;
   }
-  const std::uint32_t bits = exponent == 31 ? sign | 0x7f800000u | (mantissa << 13)
-                                            : sign | ((exponent - 15 + 127) << 23) | (mantissa << 13);
+  const std::uint32_t bits = exponent == 31
+                                 ? sign | 0x7f800000u | (mantissa << 13)
+                                 : sign | ((exponent - 15 + 127) << 23) | (mantissa << 13);
   std::memcpy(&result, &bits, sizeof(result));
   return result;
 }

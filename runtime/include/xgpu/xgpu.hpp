@@ -1,4 +1,7 @@
-// The whole public API of xgpu: include this one header.
+// The whole public API of xgpu: include this one header. The algorithms library has its own,
+// <xgpu/algorithms.hpp> (its names, xgpu::sort, xgpu::exp, ..., would hide the standard ones
+// inside namespace xgpu); the interop headers xgpu/opencl.hpp and xgpu/boost_compute.hpp need
+// the OpenCL and Boost.Compute headers.
 #pragma once
 
 #include <xgpu/buffer.hpp>

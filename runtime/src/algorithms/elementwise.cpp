@@ -1,2 +1,164 @@
-// Placeholder: filled by the elementwise work of issue 6.
+// Element-wise operations: each launches one kernel of kernels/elementwise.cl, built once per
+// context and element type (-DXGPU_T=...) with every operation's kernel in it.
+#include <xgpu/algorithms/elementwise.hpp>
+#include <xgpu/error.hpp>
+
 #include "algorithms/support.hpp"
+
+namespace xgpu::detail {
+namespace {
+
+using algo::Element;
+
+template <class T>
+Kernel elementwise_kernel(const Queue& queue, const char* name) {
+  return algo::library_kernel(queue, "elementwise.cl", name, Element<T>::options);
+}
+
+/// Launches `kernel` over n items (one per element) in work-groups the kernel allows.
+template <class... Args>
+Event launch_per_element(Queue& queue, const Kernel& kernel, std::size_t n, const Args&... args) {
+  const std::size_t group = algo::work_group_size(kernel);
+  return queue.launch(kernel, Range{algo::round_up(n, group)}, Range{group},
+                      static_cast<unsigned>(n), args...);
+}
+
+/// Checks every buffer holds n elements (the first one's count) and that n fits the
+/// kernels' uint indices; returns n.
+template <class T>
+std::size_t common_size(const char* call,
+                        std::initializer_list<std::pair<const char*, const Buffer<T>*>> buffers) {
+  const std::size_t n = buffers.begin()->second->size();
+  for (const auto& [name, buffer] : buffers) {
+    if (buffer->size() != n)
+      algo::size_mismatch(call, std::string("buffer ") + name, buffer->size(), n);
+  }
+  algo::require_uint_size(n, call);
+  return n;
+}
+
+struct OpInfo {
+  const char* call;    ///< the public function's name, for errors
+  const char* kernel;  ///< its kernel in elementwise.cl
+};
+
+OpInfo op_info(ElementwiseOp op) {
+  switch (op) {
+    case ElementwiseOp::add:
+      return {"xgpu::add", "xgpu_ew_add"};
+    case ElementwiseOp::sub:
+      return {"xgpu::sub", "xgpu_ew_sub"};
+    case ElementwiseOp::mul:
+      return {"xgpu::mul", "xgpu_ew_mul"};
+    case ElementwiseOp::div:
+      return {"xgpu::div", "xgpu_ew_div"};
+    case ElementwiseOp::abs:
+      return {"xgpu::abs", "xgpu_ew_abs"};
+    case ElementwiseOp::relu:
+      return {"xgpu::relu", "xgpu_ew_relu"};
+    case ElementwiseOp::exp:
+      return {"xgpu::exp", "xgpu_ew_exp"};
+    case ElementwiseOp::log:
+      return {"xgpu::log", "xgpu_ew_log"};
+    case ElementwiseOp::sqrt:
+      return {"xgpu::sqrt", "xgpu_ew_sqrt"};
+    case ElementwiseOp::sigmoid:
+      return {"xgpu::sigmoid", "xgpu_ew_sigmoid"};
+    case ElementwiseOp::tanh:
+      return {"xgpu::tanh", "xgpu_ew_tanh"};
+  }
+  throw Error(Errc::invalid_argument, "unknown element-wise operation", "xgpu::elementwise");
+}
+
+bool is_binary(ElementwiseOp op) {
+  return op == ElementwiseOp::add || op == ElementwiseOp::sub || op == ElementwiseOp::mul ||
+         op == ElementwiseOp::div;
+}
+
+bool is_math(ElementwiseOp op) {
+  return op == ElementwiseOp::exp || op == ElementwiseOp::log || op == ElementwiseOp::sqrt ||
+         op == ElementwiseOp::sigmoid || op == ElementwiseOp::tanh;
+}
+
+}  // namespace
+
+template <class T>
+Event elementwise_fill(Queue& queue, const Buffer<T>& x, scalar_t<T> value) {
+  const char* call = "xgpu::fill";
+  algo::require_type<T>(queue, call);
+  const std::size_t n = common_size<T>(call, {{"x", &x}});
+  if (n == 0) return Event();
+  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_fill"), n, value, x);
+}
+
+template <class T>
+Event elementwise_copy(Queue& queue, const Buffer<T>& src, const Buffer<T>& dst) {
+  const char* call = "xgpu::copy";
+  algo::require_type<T>(queue, call);
+  const std::size_t n = common_size<T>(call, {{"src", &src}, {"dst", &dst}});
+  // Copying a buffer onto itself changes nothing; OpenCL would refuse the overlap.
+  if (n == 0 || src.core().handle.get() == dst.core().handle.get()) return Event();
+  return queue.copy(src, dst, n);
+}
+
+template <class T>
+Event elementwise_axpy(Queue& queue, scalar_t<T> a, const Buffer<T>& x, const Buffer<T>& y) {
+  const char* call = "xgpu::axpy";
+  algo::require_type<T>(queue, call);
+  const std::size_t n = common_size<T>(call, {{"x", &x}, {"y", &y}});
+  if (n == 0) return Event();
+  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_axpy"), n, a, x, y);
+}
+
+template <class T>
+Event elementwise_scale(Queue& queue, scalar_t<T> a, const Buffer<T>& x) {
+  const char* call = "xgpu::scale";
+  algo::require_type<T>(queue, call);
+  const std::size_t n = common_size<T>(call, {{"x", &x}});
+  if (n == 0) return Event();
+  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_scale"), n, a, x);
+}
+
+template <class T>
+Event elementwise_binary(Queue& queue, ElementwiseOp op, const Buffer<T>& a, const Buffer<T>& b,
+                         const Buffer<T>& out) {
+  const OpInfo info = op_info(op);
+  if (!is_binary(op)) algo::invalid(info.call, "is not an operation of two buffers");
+  algo::require_type<T>(queue, info.call);
+  const std::size_t n = common_size<T>(info.call, {{"a", &a}, {"b", &b}, {"out", &out}});
+  if (n == 0) return Event();
+  return launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel), n, a, b, out);
+}
+
+template <class T>
+Event elementwise_unary(Queue& queue, ElementwiseOp op, const Buffer<T>& in, const Buffer<T>& out) {
+  const OpInfo info = op_info(op);
+  if (is_binary(op)) algo::invalid(info.call, "is not an operation of one buffer");
+  // The public templates refuse integer math at compile time; this guards direct callers.
+  if (is_math(op) && !is_floating_algorithm_type_v<T>)
+    throw Error(
+        Errc::unsupported,
+        std::string(info.call) + " is defined for float, double and half, not " + Element<T>::name,
+        info.call);
+  algo::require_type<T>(queue, info.call);
+  const std::size_t n = common_size<T>(info.call, {{"in", &in}, {"out", &out}});
+  if (n == 0) return Event();
+  return launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel), n, in, out);
+}
+
+#define XGPU_INSTANTIATE_ELEMENTWISE(T)                                                           \
+  template Event elementwise_fill<T>(Queue&, const Buffer<T>&, scalar_t<T>);                      \
+  template Event elementwise_copy<T>(Queue&, const Buffer<T>&, const Buffer<T>&);                 \
+  template Event elementwise_axpy<T>(Queue&, scalar_t<T>, const Buffer<T>&, const Buffer<T>&);    \
+  template Event elementwise_scale<T>(Queue&, scalar_t<T>, const Buffer<T>&);                     \
+  template Event elementwise_binary<T>(Queue&, ElementwiseOp, const Buffer<T>&, const Buffer<T>&, \
+                                       const Buffer<T>&);                                         \
+  template Event elementwise_unary<T>(Queue&, ElementwiseOp, const Buffer<T>&, const Buffer<T>&);
+
+XGPU_INSTANTIATE_ELEMENTWISE(float)
+XGPU_INSTANTIATE_ELEMENTWISE(double)
+XGPU_INSTANTIATE_ELEMENTWISE(std::int32_t)
+XGPU_INSTANTIATE_ELEMENTWISE(std::uint32_t)
+XGPU_INSTANTIATE_ELEMENTWISE(half)
+
+}  // namespace xgpu::detail

@@ -1,2 +1,477 @@
-// Placeholder: filled by the gemm work of issue 6.
+// xgpu::gemm: argument checks, the choice of engine, and the three engines (the backend's
+// vendor BLAS, the host BLAS of host_blas.cpp, xgpu's own kernel of kernels/gemm.cl).
+#include "xgpu/algorithms/gemm.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "algorithms/gemm_host_blas.hpp"
 #include "algorithms/support.hpp"
+#include "log.hpp"
+#include "objects.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define XGPU_GEMM_X86 1
+#endif
+
+namespace xgpu {
+
+const char* to_string(GemmEngine engine) {
+  switch (engine) {
+    case GemmEngine::automatic:
+      return "automatic";
+    case GemmEngine::vendor_blas:
+      return "vendor_blas";
+    case GemmEngine::kernel:
+      return "kernel";
+    case GemmEngine::host_blas:
+      return "host_blas";
+  }
+  return "unknown";
+}
+
+namespace detail {
+namespace {
+
+using namespace algo;
+constexpr const char* kCall = "xgpu::gemm";
+
+/// One call's matrices: op(A) is m x k, op(B) k x n, C m x n, all row-major and packed.
+struct Problem {
+  std::size_t m = 0, n = 0, k = 0;
+  bool ta = false, tb = false;
+  std::size_t lda() const { return ta ? m : k; }
+  std::size_t ldb() const { return tb ? k : n; }
+  std::size_t ldc() const { return n; }
+};
+
+template <class T>
+using Real = scalar_t<T>;  // what the kernel computes in: float for half
+
+template <class T>
+constexpr std::uint32_t precision_of() {
+  if constexpr (std::is_same_v<T, float>) return XGPU_PRECISION_F32;
+  if constexpr (std::is_same_v<T, double>) return XGPU_PRECISION_F64;
+  return XGPU_PRECISION_F16;
+}
+
+bool is_simulator(const DeviceInfo& info) { return info.hardware_vendor == "simulator"; }
+bool is_real_gpu(const DeviceInfo& info) {
+  return (info.type & DeviceType::gpu) != 0 && !is_simulator(info);
+}
+/// The host reaches the device's memory directly: a CPU device, or host-unified memory.
+bool shares_host_memory(const DeviceInfo& info) {
+  return info.host_unified_memory || info.type == DeviceType::cpu;
+}
+
+// ---- Availability of each engine: "" when it can run, else the reason. ----
+
+// Whether the queue's module can open its vendor BLAS, asked once per module: a call with
+// m == n == 0 makes blas_gemm open the library and enqueue nothing.
+std::string vendor_library_missing(const Queue& queue) {
+  const ContextState& state = state_of(queue.context().state(), "Context");
+  const Module& module = state.module();
+  if (!module.has(&xgpu_backend_v1::blas_gemm))
+    return "the '" + module.name + "' backend offers no vendor BLAS";
+  static std::mutex mutex;
+  static std::map<const Module*, std::string> answers;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = answers.find(&module);
+  if (found != answers.end()) return found->second;
+  xgpu_gemm_v1 probe{};
+  probe.struct_size = sizeof(probe);
+  probe.precision = XGPU_PRECISION_F32;
+  const xgpu_status status =
+      module.table->blas_gemm(static_cast<xgpu_queue>(queue.raw()), &probe, nullptr, nullptr);
+  std::string answer;
+  if (status != XGPU_STATUS_SUCCESS) {
+    answer =
+        "the '" + module.name + "' backend's vendor BLAS is unavailable: " + module.last_error();
+  }
+  return answers.emplace(&module, std::move(answer)).first->second;
+}
+
+template <class T>
+std::string vendor_missing(const Queue& queue) {
+  if constexpr (std::is_same_v<T, half>) {
+    if (!queue.device().info().fp16)
+      return "the vendor BLAS's half GEMM needs cl_khr_fp16, which " + queue.device().describe() +
+             " lacks";
+  }
+  return vendor_library_missing(queue);
+}
+
+template <class T>
+std::string host_missing(const Queue& queue, const Problem* problem) {
+  if constexpr (std::is_same_v<T, half>) {
+    return "a host BLAS has no half-precision GEMM";
+  } else {
+    const DeviceInfo& info = queue.device().info();
+    if (!shares_host_memory(info))
+      return queue.device().describe() + " does not share memory with the host";
+    constexpr std::size_t int_max = std::numeric_limits<int>::max();
+    if (problem != nullptr &&
+        (problem->m > int_max || problem->n > int_max || problem->k > int_max))
+      return "the host BLAS takes sizes up to 2^31 - 1";
+    std::string why;
+    if (!host_blas_loaded(&why)) return why;
+    return {};
+  }
+}
+
+template <class T>
+std::string engine_missing(const Queue& queue, GemmEngine engine, const Problem* problem) {
+  switch (engine) {
+    case GemmEngine::vendor_blas:
+      return vendor_missing<T>(queue);
+    case GemmEngine::host_blas:
+      return host_missing<T>(queue, problem);
+    default:
+      return {};  // the kernel and the automatic choice always run
+  }
+}
+
+// ---- The automatic choice ----
+
+// The rule, per kind of device, from measurement: SGEMM on this project's 2-core AVX-512
+// Xeon CI machine, PoCL 3.1 CPU device, median GFLOP/s of 15 (N=1024) or 41 (N=256) calls
+// after a warm-up, each engine in its own process (scratch program, not in the repository),
+// machine shared with other builds (figures vary by up to 2x between runs):
+//                                          N=1024   N=256
+//   OpenBLAS 0.3.21 on host memory            66       30   (it fell back to "Prescott")
+//   host_blas (same OpenBLAS, mapped)         63       54
+//   kernel (gemm.cl, CPU shape)              157       86
+//   vendor_blas (CLBlast 1.5 on PoCL)         17       16
+//   with OPENBLAS_CORETYPE=SkylakeX: OpenBLAS 153 / 142, host_blas 157 / 92, kernel 84 / 89
+// (the kernel then competes with OpenBLAS's spinning threads).
+// - A device that shares host memory, for float/double, with a tuned host BLAS (see
+//   host_blas_tuned()): host_blas. A CPU BLAS that uses the vector units beats our kernel
+//   (153 against 84 above); one that fell back to SSE kernels loses (66 against 157).
+// - A real GPU with the vendor BLAS, for float/double: vendor_blas (CLBlast is tuned per
+//   GPU; on a CPU it is the slowest engine). Not for half: CLBlast's HGEMM accumulates in
+//   half, our kernel in float.
+// - Otherwise xgpu's kernel: half, simulators (Oclgrind exists to check device code, so it
+//   runs it), CPUs without a tuned host BLAS, devices without a library.
+// Small sizes need no rule of their own: at N = 32 to 128 host_blas (map and unmap
+// included) and the kernel measured within 20% of each other (N=128: 57 and 65).
+template <class T>
+GemmEngine rule(const Queue& queue, const Problem* problem) {
+  const DeviceInfo& info = queue.device().info();
+  if (is_simulator(info)) return GemmEngine::kernel;
+  if (host_missing<T>(queue, problem).empty() && host_blas_tuned(nullptr))
+    return GemmEngine::host_blas;
+  if (!std::is_same_v<T, half> && is_real_gpu(info) && vendor_missing<T>(queue).empty())
+    return GemmEngine::vendor_blas;
+  return GemmEngine::kernel;
+}
+
+/// XGPU_GEMM, parsed at each call (it is cheap, and tests change it).
+GemmEngine engine_from_environment() {
+  const char* text = std::getenv("XGPU_GEMM");
+  if (text == nullptr || *text == '\0') return GemmEngine::automatic;
+  const std::string value = text;
+  if (value == "auto" || value == "automatic") return GemmEngine::automatic;
+  if (value == "vendor_blas") return GemmEngine::vendor_blas;
+  if (value == "kernel") return GemmEngine::kernel;
+  if (value == "host_blas") return GemmEngine::host_blas;
+  throw Error(Errc::invalid_argument,
+              "XGPU_GEMM='" + value + "' is not one of auto, vendor_blas, kernel, host_blas",
+              kCall);
+}
+
+template <class T>
+GemmEngine automatic_engine(const Queue& queue, const Problem* problem) {
+  const GemmEngine forced = engine_from_environment();
+  if (forced == GemmEngine::automatic) return rule<T>(queue, problem);
+  const std::string missing = engine_missing<T>(queue, forced, problem);
+  if (missing.empty()) return forced;
+  // Said once per device and engine: a loop of GEMMs must not flood the log.
+  static std::mutex mutex;
+  static std::set<std::pair<const DeviceRecord*, GemmEngine>> warned;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (warned.emplace(queue.device().record(), forced).second) {
+      logger("gemm").warn("XGPU_GEMM={} ignored on {}: {}", to_string(forced),
+                          queue.device().describe(), missing);
+    }
+  }
+  return rule<T>(queue, problem);
+}
+
+// ---- Engine: xgpu's kernel ----
+
+/// The compile-time shape of kernels/gemm.cl (see the file's header).
+struct Shape {
+  std::size_t lx, ly, wm, wn, vw, tk;
+  std::size_t tm() const { return wm * ly; }
+  std::size_t tn() const { return wn * vw * lx; }
+  std::size_t local_bytes(std::size_t real_size, bool ta, bool tb) const {
+    const std::size_t pad = vw == 1 ? 1 : 0;
+    const std::size_t a = ta ? tk * (tm() + pad) : tm() * (tk + pad);
+    return (a + tk * (tn() + (tb ? pad : 0))) * real_size;
+  }
+};
+
+/// Bytes of the host CPU's widest vector registers: a CPU OpenCL device runs on it.
+std::size_t host_simd_bytes() {
+#ifdef XGPU_GEMM_X86
+  if (__builtin_cpu_supports("avx512f")) return 64;
+  if (__builtin_cpu_supports("avx")) return 32;
+#endif
+  return 16;
+}
+
+/// The CPU shape for CPU devices, the GPU shape for the others, unless XGPU_GEMM_SHAPE says.
+bool cpu_shape_wanted(const DeviceInfo& info) {
+  const char* forced = std::getenv("XGPU_GEMM_SHAPE");
+  if (forced == nullptr || *forced == '\0') return info.type == DeviceType::cpu;
+  const std::string value = forced;
+  if (value == "cpu") return true;
+  if (value == "gpu") return false;
+  throw Error(Errc::invalid_argument, "XGPU_GEMM_SHAPE='" + value + "' is not cpu or gpu", kCall);
+}
+
+// The shape wanted for the device kind, before fitting it to the device's limits.
+// CPU: one item holds WM x WN SIMD registers of C, fed per k step by WN vector loads and WM
+// broadcasts; 64 items make 128 x 128 tiles of C (AVX-512, float), whose copy into local
+// memory is cheap next to their multiply-adds. Measured on PoCL at N = 1024 (GFLOP per
+// CPU-second, the machine being shared): WM x WN = 8 x 2 with 4 x 16 items and K tiles of
+// 64 gave 83-88; 6 x 2: 49-76, 8 x 3: 59, 12 x 2 (4 x 8 items): 74, 8 x 1 (8 x 16): 63-86;
+// K tiles of 32: 67, of 128: 77. With 16 registers (AVX2), 6 x 2 leaves room for the
+// operands (not measured: no such machine here).
+// GPU: 16 x 16 items of 4 x 4 elements, a 64 x 64 tile of C, K tiles of 16: the classic
+// shape, moderate in registers and local memory, for any vendor (on PoCL it makes 10).
+Shape wanted_shape(const DeviceInfo& info, std::size_t real_size) {
+  if (cpu_shape_wanted(info)) {
+    const std::size_t simd = host_simd_bytes();
+    const std::size_t vw = std::max<std::size_t>(simd / real_size, 1);
+    return Shape{4, 16, simd >= 64 ? 8u : 6u, 2, vw, 64};
+  }
+  return Shape{16, 16, 4, 4, 1, 16};
+}
+
+// Shrinks a shape until the device can run it: work-group size and item counts per
+// dimension, then local memory (K tile first, then the register block). A transposed A is
+// copied in vectors along M, so the M tile must stay a multiple of the vector width.
+Shape fit_shape(Shape shape, const DeviceInfo& info, std::size_t max_items, std::size_t real_size,
+                bool ta, bool tb) {
+  // A limit the driver did not report (0) limits nothing.
+  max_items = std::max<std::size_t>(max_items, 1);
+  const std::size_t max_x = info.max_work_item_sizes[0] ? info.max_work_item_sizes[0] : max_items;
+  const std::size_t max_y = info.max_work_item_sizes[1] ? info.max_work_item_sizes[1] : max_items;
+  while (shape.lx * shape.ly > max_items || shape.lx > max_x || shape.ly > max_y) {
+    if ((shape.ly >= shape.lx || shape.lx == 1) && shape.ly > 1)
+      shape.ly /= 2;
+    else
+      shape.lx /= 2;
+  }
+  const std::uint64_t local =
+      info.local_memory ? info.local_memory : std::numeric_limits<std::uint64_t>::max();
+  while (shape.local_bytes(real_size, ta, tb) > local && shape.tk > shape.vw) shape.tk /= 2;
+  while (shape.local_bytes(real_size, ta, tb) > local && (shape.wm > 1 || shape.wn > 1)) {
+    if (shape.wm >= shape.wn)
+      shape.wm = (shape.wm + 1) / 2;
+    else
+      shape.wn /= 2;
+  }
+  while (shape.vw > 1 && (shape.tk % shape.vw != 0 || (ta && shape.tm() % shape.vw != 0)))
+    shape.vw /= 2;
+  return shape;
+}
+
+template <class T>
+std::string kernel_options(const Shape& shape, bool ta, bool tb) {
+  return std::string(Element<T>::options) + " -DXGPU_GEMM_LX=" + std::to_string(shape.lx) +
+         " -DXGPU_GEMM_LY=" + std::to_string(shape.ly) +
+         " -DXGPU_GEMM_WM=" + std::to_string(shape.wm) +
+         " -DXGPU_GEMM_WN=" + std::to_string(shape.wn) +
+         " -DXGPU_GEMM_VW=" + std::to_string(shape.vw) +
+         " -DXGPU_GEMM_TK=" + std::to_string(shape.tk) + " -DXGPU_GEMM_TA=" + (ta ? "1" : "0") +
+         " -DXGPU_GEMM_TB=" + (tb ? "1" : "0");
+}
+
+/// The shape for the queue's device, fitted to its limits (before the kernel's own).
+template <class T>
+Shape device_shape(const Queue& queue, bool ta, bool tb) {
+  const DeviceInfo& info = queue.device().info();
+  return fit_shape(wanted_shape(info, sizeof(Real<T>)), info, info.max_work_group_size,
+                   sizeof(Real<T>), ta, tb);
+}
+
+template <class T>
+Event kernel_gemm(Queue& queue, const Problem& p, Real<T> alpha, const Buffer<T>& a,
+                  const Buffer<T>& b, Real<T> beta, const Buffer<T>& c) {
+  Shape shape = device_shape<T>(queue, p.ta, p.tb);
+  Kernel kernel =
+      library_kernel(queue, "gemm.cl", "xgpu_gemm", kernel_options<T>(shape, p.ta, p.tb));
+  // The compiled kernel may allow fewer items than the device (registers): refit to it.
+  for (;;) {
+    const std::size_t allowed = kernel.limits().max_work_group_size, items = shape.lx * shape.ly;
+    if (allowed == 0 || items <= allowed || items == 1) break;
+    shape = fit_shape(shape, queue.device().info(), allowed, sizeof(Real<T>), p.ta, p.tb);
+    kernel = library_kernel(queue, "gemm.cl", "xgpu_gemm", kernel_options<T>(shape, p.ta, p.tb));
+  }
+  const auto u = [](std::size_t value) { return static_cast<unsigned>(value); };
+  const Range global{ceil_div(p.n, shape.tn()) * shape.lx, ceil_div(p.m, shape.tm()) * shape.ly};
+  return queue.launch(kernel, global, Range{shape.lx, shape.ly}, u(p.m), u(p.n), u(p.k), alpha, a,
+                      u(p.lda()), b, u(p.ldb()), beta, c, u(p.ldc()));
+}
+
+/// C = beta * C, for k == 0 or alpha == 0: no product to form, A and B not read. Its kernel
+/// comes from the program of the untransposed GEMM, which is then built only once.
+template <class T>
+Event scale_c(Queue& queue, std::size_t count, Real<T> beta, const Buffer<T>& c) {
+  if (beta == Real<T>(1)) return Event();
+  const Kernel kernel =
+      library_kernel(queue, "gemm.cl", "xgpu_gemm_scale",
+                     kernel_options<T>(device_shape<T>(queue, false, false), false, false));
+  const std::size_t group = work_group_size(kernel);
+  return queue.launch(kernel, Range{round_up(count, group)}, Range{group},
+                      static_cast<unsigned>(count), beta, c);
+}
+
+// ---- Engine: the backend's vendor BLAS ----
+
+template <class T>
+Event vendor_gemm(Queue& queue, const Problem& p, Real<T> alpha, const Buffer<T>& a,
+                  const Buffer<T>& b, Real<T> beta, const Buffer<T>& c) {
+  const ContextState& state = state_of(queue.context().state(), "Context");
+  const Module& module = state.module();
+  xgpu_gemm_v1 call{};
+  call.struct_size = sizeof(call);
+  call.precision = precision_of<T>();
+  call.transpose_a = p.ta ? 1 : 0;
+  call.transpose_b = p.tb ? 1 : 0;
+  call.m = p.m;
+  call.n = p.n;
+  call.k = p.k;
+  call.alpha = static_cast<double>(alpha);
+  call.beta = static_cast<double>(beta);
+  call.a = static_cast<xgpu_buffer>(a.core().handle.get());
+  call.b = static_cast<xgpu_buffer>(b.core().handle.get());
+  call.c = static_cast<xgpu_buffer>(c.core().handle.get());
+  call.lda = p.lda();
+  call.ldb = p.ldb();
+  call.ldc = p.ldc();
+  xgpu_event event = nullptr;
+  const xgpu_status status =
+      module.table->blas_gemm(static_cast<xgpu_queue>(queue.raw()), &call, nullptr, &event);
+  if (status == XGPU_STATUS_UNSUPPORTED) {
+    throw Error(Errc::unsupported,
+                std::string(kCall) + ": the vendor BLAS cannot run it: " + module.last_error(),
+                kCall);
+  }
+  check(module, status, "xgpu::gemm (vendor BLAS)", state.record);
+  return Event(Handle<ObjectKind::event>::adopt(&module, event));
+}
+
+// ---- Checks ----
+
+std::size_t checked_product(std::size_t x, std::size_t y, const char* what) {
+  if (x != 0 && y > std::numeric_limits<std::size_t>::max() / x)
+    invalid(kCall, std::string(what) + " has more elements than memory can hold");
+  return x * y;
+}
+
+// The buffer must hold its matrix and belong to the queue's context (not checked when the
+// matrix is empty: then the buffer is not used).
+template <class T>
+void check_matrix(const Queue& queue, const Buffer<T>& buffer, const char* name, std::size_t rows,
+                  std::size_t cols) {
+  const std::size_t needed = checked_product(rows, cols, name);
+  if (needed == 0) return;
+  if (buffer.size() < needed) {
+    invalid(kCall, std::string(name) + " (" + std::to_string(rows) + " x " + std::to_string(cols) +
+                       ") needs at least " + std::to_string(needed) + " elements but has " +
+                       std::to_string(buffer.size()));
+  }
+  if (buffer.core().context != state_of(queue.context().state(), "Context").handle.get()) {
+    throw Error(Errc::context_mismatch,
+                std::string(kCall) + ": " + name +
+                    " belongs to another context than the queue's (allocate it from the "
+                    "queue's Context)",
+                kCall);
+  }
+  require_uint_size(needed, kCall);
+}
+
+template <class T>
+bool same_buffer(const Buffer<T>& x, const Buffer<T>& y) {
+  return x.core().handle.get() == y.core().handle.get();
+}
+
+}  // namespace
+
+template <class T>
+Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scalar_t<T> alpha,
+                const Buffer<T>& a, const Buffer<T>& b, scalar_t<T> beta, const Buffer<T>& c,
+                Transpose ta, Transpose tb, GemmEngine engine) {
+  require_type<T>(queue, kCall);
+  const Problem p{m, n, k, ta == Transpose::yes, tb == Transpose::yes};
+  check_matrix(queue, a, "a", p.ta ? k : m, p.ta ? m : k);
+  check_matrix(queue, b, "b", p.tb ? n : k, p.tb ? k : n);
+  check_matrix(queue, c, "c", m, n);
+  if (m == 0 || n == 0) return Event();
+  if (k != 0 && (same_buffer(c, a) || same_buffer(c, b)))
+    invalid(kCall, "c must not be the buffer of a or b (the product would overwrite its input)");
+  if (engine != GemmEngine::automatic) {
+    const std::string missing = engine_missing<T>(queue, engine, &p);
+    if (!missing.empty()) {
+      throw Error(
+          Errc::unsupported,
+          std::string(kCall) + ": the " + to_string(engine) + " engine is unavailable: " + missing,
+          kCall);
+    }
+  }
+  // BLAS semantics: no product to form, A and B are not read (whatever they hold).
+  if (k == 0 || alpha == scalar_t<T>(0)) return scale_c<T>(queue, m * n, beta, c);
+  if (engine == GemmEngine::automatic) engine = automatic_engine<T>(queue, &p);
+  switch (engine) {
+    case GemmEngine::vendor_blas:
+      return vendor_gemm<T>(queue, p, alpha, a, b, beta, c);
+    case GemmEngine::host_blas:
+      if constexpr (!std::is_same_v<T, half>) {
+        host_blas_gemm<T>(queue, m, n, k, alpha, a, b, beta, c, p.ta, p.tb);
+        return Event();
+      }
+      break;  // never chosen for half (host_missing says why)
+    default:
+      break;
+  }
+  return kernel_gemm<T>(queue, p, alpha, a, b, beta, c);
+}
+
+template <class T>
+GemmEngine chosen_gemm_engine_impl(const Queue& queue) {
+  require_type<T>(queue, "xgpu::chosen_gemm_engine");
+  return automatic_engine<T>(queue, nullptr);
+}
+
+template <class T>
+bool gemm_engine_available_impl(const Queue& queue, GemmEngine engine, std::string* why) {
+  require_type<T>(queue, "xgpu::gemm_engine_available");
+  const std::string missing = engine_missing<T>(queue, engine, nullptr);
+  if (!missing.empty() && why != nullptr) *why = missing;
+  return missing.empty();
+}
+
+#define XGPU_GEMM_INSTANTIATE(T)                                                                 \
+  template Event gemm_impl<T>(Queue&, std::size_t, std::size_t, std::size_t, scalar_t<T>,        \
+                              const Buffer<T>&, const Buffer<T>&, scalar_t<T>, const Buffer<T>&, \
+                              Transpose, Transpose, GemmEngine);                                 \
+  template GemmEngine chosen_gemm_engine_impl<T>(const Queue&);                                  \
+  template bool gemm_engine_available_impl<T>(const Queue&, GemmEngine, std::string*);
+XGPU_GEMM_INSTANTIATE(float)
+XGPU_GEMM_INSTANTIATE(double)
+XGPU_GEMM_INSTANTIATE(half)
+#undef XGPU_GEMM_INSTANTIATE
+
+}  // namespace detail
+}  // namespace xgpu

@@ -52,8 +52,8 @@ void require_fp64(const Queue& queue, const char* call) {
 void size_mismatch(const char* call, const std::string& what, std::size_t got,
                    std::size_t expected) {
   throw Error(Errc::invalid_argument,
-              std::string(call) + ": " + what + " has " + std::to_string(got) +
-                  " elements but " + std::to_string(expected) + " were expected",
+              std::string(call) + ": " + what + " has " + std::to_string(got) + " elements but " +
+                  std::to_string(expected) + " were expected",
               call);
 }
 
@@ -69,8 +69,10 @@ void require_queue(const Queue& queue, const char* call) {
 }
 
 void require_uint_size(std::size_t count, const char* call) {
-  if (count > std::numeric_limits<std::uint32_t>::max())
-    invalid(call, std::to_string(count) + " elements is more than the 2^32 - 1 the kernels index");
+  if (count > kMaxElements)
+    invalid(call, std::to_string(count) +
+                      " elements is more than the 2^31 - 1 the kernels index (32-bit unsigned "
+                      "arithmetic, with room for a tile past the last element)");
 }
 
 }  // namespace xgpu::detail::algo

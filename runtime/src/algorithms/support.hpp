@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <xgpu/error.hpp>
 #include <xgpu/half.hpp>
 #include <xgpu/queue.hpp>
 
@@ -70,7 +72,10 @@ void require_fp64(const Queue& queue, const char* call);
 [[noreturn]] void invalid(const char* call, const std::string& message);
 /// Throws invalid_handle when the queue is empty.
 void require_queue(const Queue& queue, const char* call);
-/// Kernels index with 32-bit uints: throws invalid_argument for larger element counts.
+/// The most elements a library call takes. Kernels index with 32-bit uints and add a tile
+/// to an index (k0 + TK, first + 8): 2^31 leaves that headroom, so nothing wraps.
+inline constexpr std::size_t kMaxElements = (std::size_t{1} << 31) - 1;
+/// Throws invalid_argument for element counts above kMaxElements.
 void require_uint_size(std::size_t count, const char* call);
 
 template <class T>

@@ -1,0 +1,104 @@
+// Matrix transpose: `in` is rows x cols, row-major; `out` becomes cols x rows, row-major.
+// Built with -DXGPU_T=<type> -DXGPU_T_<TYPE> (float, double, int, uint, half). Elements are
+// only moved, never computed on, so half moves as its 16 bits (ushort).
+// The host guarantees rows * cols < 2^32, so uint indices do not overflow.
+// Requires: OpenCL C 1.2; cl_khr_fp64 for XGPU_T_DOUBLE.
+// Built without options (as xgpu::kernels::source() users may), the element type is float.
+#ifndef XGPU_T
+#define XGPU_T float
+#define XGPU_T_FLOAT
+#endif
+
+#ifdef XGPU_T_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+// XGPU_BITS: a type of the element's size the kernels copy through.
+#ifdef XGPU_T_HALF
+#define XGPU_BITS ushort
+#else
+#define XGPU_BITS XGPU_T
+#endif
+
+// Tiled through local memory, for devices where uncoalesced global access is costly (GPUs).
+// A work-group of (tile, rows_per_pass) items moves one tile x tile block: it reads the
+// block's rows (consecutive items read consecutive addresses), then writes the block's
+// columns as rows of `out`, again consecutively. `tile` is the work-group's first
+// dimension; the scratch is tile x (tile + 1): the extra column puts the elements of a
+// scratch column in different banks, so reading a column is free of bank conflicts.
+__kernel void xgpu_transpose_tiled(const uint rows, const uint cols, __global const XGPU_T* in_,
+                                   __global XGPU_T* out_, __local XGPU_BITS* scratch) {
+  __global const XGPU_BITS* in = (__global const XGPU_BITS*)in_;
+  __global XGPU_BITS* out = (__global XGPU_BITS*)out_;
+  const uint tile = (uint)get_local_size(0), pass = (uint)get_local_size(1);
+  const uint x = (uint)get_local_id(0), y = (uint)get_local_id(1);
+  const uint first_row = (uint)get_group_id(1) * tile, first_col = (uint)get_group_id(0) * tile;
+  const uint stride = tile + 1;
+
+  const uint col = first_col + x;
+  for (uint r = y; r < tile; r += pass) {
+    const uint row = first_row + r;
+    if (row < rows && col < cols) scratch[r * stride + x] = in[row * cols + col];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Item x now writes row first_row + x of the block (a column of `in`), element by element:
+  // out[c][row] = in[row][c]. It reads exactly the scratch entries the guard above filled.
+  const uint row = first_row + x;
+  for (uint c = y; c < tile; c += pass) {
+    const uint out_row = first_col + c;
+    if (row < rows && out_row < cols) out[out_row * rows + row] = scratch[x * stride + c];
+  }
+}
+
+// Without local memory, for CPUs (PoCL), where caches do the tiling and per-work-item
+// overhead is what counts. Each work-item moves 8 columns of `in` down `blocks` row blocks
+// of 8, as 8 x 8 squares: eight 8-wide row loads, kept in registers, become eight 8-wide
+// stores into rows of `out`, and successive squares continue the same rows of `out`
+// (sequential writes). Squares that cross the matrix's edge go element by element.
+// (Measured on PoCL: 16 columns per item, or 16 x 16 squares, ran slower.)
+// Launch: global (ceil(cols / 8), ceil(rows / (8 * blocks))) rounded up to the work-group.
+#define XGPU_CAT_(a, b) a##b
+#define XGPU_CAT(a, b) XGPU_CAT_(a, b)
+#define XGPU_BITS8 XGPU_CAT(XGPU_BITS, 8)
+// Column k of the square as a vector, gathered through a private array rather than built as
+// (XGPU_BITS8)(m0.sk, m1.sk, ...) or lane by lane: Oclgrind 21.10's uninitialized-value
+// check misreads such vectors and crashes on them. Compilers turn the array back into the
+// same register shuffles (measured on PoCL: no slower).
+#define XGPU_COLUMN(k)                                                \
+  {                                                                   \
+    const XGPU_BITS column[8] = {m0.s##k, m1.s##k, m2.s##k, m3.s##k,  \
+                                 m4.s##k, m5.s##k, m6.s##k, m7.s##k}; \
+    vstore8(vload8(0, column), 0, o + k * rows);                      \
+  }
+
+__kernel void xgpu_transpose_blocks(const uint rows, const uint cols, const uint blocks,
+                                    __global const XGPU_T* in_, __global XGPU_T* out_) {
+  __global const XGPU_BITS* in = (__global const XGPU_BITS*)in_;
+  __global XGPU_BITS* out = (__global XGPU_BITS*)out_;
+  const uint first_col = (uint)get_global_id(0) * 8;
+  const uint first_row = (uint)get_global_id(1) * blocks * 8;
+  if (first_col >= cols || first_row >= rows) return;
+  const uint row_end = min(first_row + blocks * 8, rows), col_end = min(first_col + 8, cols);
+  uint row = first_row;
+  // Whole squares in a tight loop (the common case), then what is left at the edges.
+  if (col_end == first_col + 8) {
+    for (; row + 8 <= row_end; row += 8) {
+      __global const XGPU_BITS* p = in + row * cols + first_col;
+      __global XGPU_BITS* o = out + first_col * rows + row;
+      const XGPU_BITS8 m0 = vload8(0, p), m1 = vload8(0, p + cols), m2 = vload8(0, p + 2 * cols),
+                       m3 = vload8(0, p + 3 * cols), m4 = vload8(0, p + 4 * cols),
+                       m5 = vload8(0, p + 5 * cols), m6 = vload8(0, p + 6 * cols),
+                       m7 = vload8(0, p + 7 * cols);
+      XGPU_COLUMN(0);
+      XGPU_COLUMN(1);
+      XGPU_COLUMN(2);
+      XGPU_COLUMN(3);
+      XGPU_COLUMN(4);
+      XGPU_COLUMN(5);
+      XGPU_COLUMN(6);
+      XGPU_COLUMN(7);
+    }
+  }
+  for (uint c = first_col; c < col_end; ++c)
+    for (uint r = row; r < row_end; ++r) out[c * rows + r] = in[r * cols + c];
+}

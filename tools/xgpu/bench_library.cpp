@@ -1,0 +1,342 @@
+// The `library` suite of `xgpu bench`: the algorithms library against its peers in the same
+// process, on the same device and data: Boost.Compute (reduce, inclusive_scan, sort),
+// CLBlast and a host BLAS (SGEMM), a host loop (sum) and a device copy (transpose). Every
+// result, ours and the peers', is checked, so a fast wrong answer cannot pass as a figure.
+#include <algorithm>
+#include <boost/compute/algorithm/inclusive_scan.hpp>
+#include <boost/compute/algorithm/reduce.hpp>
+#include <boost/compute/algorithm/sort.hpp>
+#include <boost/compute/utility/program_cache.hpp>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <xgpu/algorithms.hpp>
+#include <xgpu/boost_compute.hpp>  // first: it sets the OpenCL version for Boost.Compute
+#include <xgpu/xgpu.hpp>
+
+#include "bench_peers.hpp"
+#include "bench_util.hpp"
+
+namespace xgpu::cli {
+namespace {
+
+using bench::Clock;
+using bench::seconds_since;
+namespace bc = boost::compute;
+
+constexpr const char* kSuite = "library";
+
+// Times `action` (which must finish its work before returning) in milliseconds.
+template <class Action>
+double milliseconds(Action&& action) {
+  auto started = Clock::now();
+  action();
+  return seconds_since(started) * 1e3;
+}
+
+[[noreturn]] void wrong(const std::string& what) {
+  throw Error(Errc::backend, "bench library: " + what, "bench");
+}
+
+std::vector<float> random_floats(std::size_t n, float low, float high, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> uniform(low, high);
+  std::vector<float> values(n);
+  for (float& v : values) v = uniform(random);
+  return values;
+}
+
+// "16M", or "256K" for the quick sizes.
+std::string count_text(std::size_t n) {
+  return n >= (std::size_t{1} << 20) ? std::to_string(n >> 20) + "M"
+                                     : std::to_string(n >> 10) + "K";
+}
+
+// Pushes the xgpu figure after its peers, compared with `baseline` (a time: at most).
+void add_compared(std::vector<Figure>& figures, Figure xgpu_figure, const Figure& baseline,
+                  double target, bool at_most, std::string note = {}) {
+  bench::compare_with(xgpu_figure, baseline, target, at_most);
+  xgpu_figure.note = std::move(note);
+  figures.push_back(std::move(xgpu_figure));
+}
+
+void sum(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Figure>& figures) {
+  const std::vector<float> host = random_floats(n, 0.0f, 1.0f, 1);
+  double exact = 0;
+  for (float v : host) exact += v;
+  auto x = context.alloc<float>(n);
+  queue.write(x, host);
+  bc::command_queue bc_queue = boost_compute::queue(queue);
+
+  float ours = 0, theirs = 0;
+  std::vector<float> partial(bench::host_threads());
+  auto host_sum = [&](unsigned t, unsigned threads) {
+    // The fastest plain host loop: four independent 8-wide vector accumulators (GCC/Clang
+    // vector extensions), so the loop runs at memory speed rather than at add latency.
+    typedef float Vec8 __attribute__((vector_size(32)));
+    const std::size_t begin = n * t / threads, end = n * (t + 1) / threads;
+    Vec8 acc[4] = {};
+    std::size_t i = begin;
+    for (; i + 32 <= end; i += 32) {
+      for (int j = 0; j < 4; ++j) {
+        Vec8 v;
+        std::memcpy(&v, &host[i + 8 * j], sizeof v);
+        acc[j] += v;
+      }
+    }
+    const Vec8 all = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    float total = 0;
+    for (int j = 0; j < 8; ++j) total += all[j];
+    for (; i < end; ++i) total += host[i];
+    partial[t] = total;
+  };
+  auto run_ours = [&] { ours = xgpu::sum(queue, x); };
+  auto run_boost = [&] {
+    bc::reduce(boost_compute::begin(x), boost_compute::end(x), &theirs, bc_queue);
+  };
+  run_ours();
+  run_boost();
+  bench::on_all_cores(host_sum);
+  Samples s_ours, s_boost, s_host;
+  for (int r = 0; r < reps; ++r) {
+    s_ours.values.push_back(milliseconds(run_ours));
+    s_boost.values.push_back(milliseconds(run_boost));
+    s_host.values.push_back(bench::on_all_cores(host_sum) * 1e3);
+  }
+  // Each float sum is off by at most ~n * eps * sum in the worst case; far less in practice.
+  const double bound = 1e-4 * exact;
+  const double host_total = std::accumulate(partial.begin(), partial.end(), 0.0);
+  if (std::fabs(host_total - exact) > bound) wrong("the host loop's sum is off");
+  if (std::fabs(theirs - exact) > bound) wrong("Boost.Compute's sum is off");
+  if (std::fabs(ours - exact) > bound)
+    wrong("xgpu::sum gave " + std::to_string(ours) + ", expected " + std::to_string(exact));
+  const std::string size = count_text(n) + " floats";
+  Figure boost = bench::make_figure(kSuite, "sum, Boost.Compute reduce, " + size, "ms", s_boost);
+  Figure host_loop = bench::make_figure(
+      kSuite, "sum, host loop, " + std::to_string(bench::host_threads()) + " threads, " + size,
+      "ms", s_host);
+  figures.push_back(boost);
+  figures.push_back(host_loop);
+  Figure xgpu_vs_boost = bench::make_figure(kSuite, "sum, xgpu::sum, " + size, "ms", s_ours);
+  Figure xgpu_vs_host = xgpu_vs_boost;
+  xgpu_vs_host.name = "sum, xgpu::sum (against the host loop), " + size;
+  add_compared(figures, xgpu_vs_boost, boost, 0.2, true, "target: >= 5x Boost.Compute");
+  add_compared(figures, xgpu_vs_host, host_loop, 1.3, true, "target: within 1.3x of the host loop");
+}
+
+void scan(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Figure>& figures) {
+  std::vector<std::uint32_t> host(n);
+  for (std::size_t i = 0; i < n; ++i) host[i] = static_cast<std::uint32_t>(i % 7);
+  auto in = context.alloc<std::uint32_t>(n), out = context.alloc<std::uint32_t>(n),
+       bc_out = context.alloc<std::uint32_t>(n);
+  queue.write(in, host);
+  bc::command_queue bc_queue = boost_compute::queue(queue);
+  auto run_ours = [&] {
+    xgpu::inclusive_scan(queue, in, out);
+    queue.finish();
+  };
+  auto run_boost = [&] {
+    bc::inclusive_scan(boost_compute::begin(in), boost_compute::end(in),
+                       boost_compute::begin(bc_out), bc_queue);
+    bc_queue.finish();
+  };
+  run_ours();
+  run_boost();
+  Samples s_ours, s_boost;
+  for (int r = 0; r < reps; ++r) {
+    s_ours.values.push_back(milliseconds(run_ours));
+    s_boost.values.push_back(milliseconds(run_boost));
+  }
+  std::vector<std::uint32_t> expected(n);
+  std::partial_sum(host.begin(), host.end(), expected.begin());
+  if (queue.read(out) != expected) wrong("xgpu::inclusive_scan differs from the host's");
+  if (queue.read(bc_out) != expected)
+    wrong("Boost.Compute's inclusive_scan differs from the host's");
+  const std::string size = count_text(n) + " uint32";
+  Figure boost =
+      bench::make_figure(kSuite, "inclusive scan, Boost.Compute, " + size, "ms", s_boost);
+  figures.push_back(boost);
+  add_compared(figures, bench::make_figure(kSuite, "inclusive scan, xgpu, " + size, "ms", s_ours),
+               boost, 1.0 / 3, true, "target: >= 3x Boost.Compute");
+}
+
+void sort(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Figure>& figures) {
+  std::vector<std::uint32_t> host(n);
+  std::mt19937 random(3);
+  for (auto& v : host) v = random();
+  std::vector<std::uint32_t> expected = host;
+  std::sort(expected.begin(), expected.end());
+  auto keys = context.alloc<std::uint32_t>(n);
+  bc::command_queue bc_queue = boost_compute::queue(queue);
+  // Each run sorts fresh random keys: the upload is outside the timed part.
+  auto run_ours = [&] {
+    queue.write(keys, host);
+    return milliseconds([&] {
+      xgpu::sort(queue, keys);
+      queue.finish();
+    });
+  };
+  auto run_boost = [&] {
+    queue.write(keys, host);
+    return milliseconds([&] {
+      bc::sort(boost_compute::begin(keys), boost_compute::end(keys), bc_queue);
+      bc_queue.finish();
+    });
+  };
+  auto run_std = [&] {
+    std::vector<std::uint32_t> copy = host;
+    return milliseconds([&] { std::sort(copy.begin(), copy.end()); });
+  };
+  run_ours();
+  if (queue.read(keys) != expected) wrong("xgpu::sort did not sort");
+  run_boost();
+  if (queue.read(keys) != expected) wrong("Boost.Compute's sort did not sort");
+  Samples s_ours, s_boost, s_std;
+  for (int r = 0; r < reps; ++r) {
+    s_ours.values.push_back(run_ours());
+    s_boost.values.push_back(run_boost());
+    s_std.values.push_back(run_std());
+  }
+  const std::string size = count_text(n) + " uint32";
+  Figure boost = bench::make_figure(kSuite, "sort, Boost.Compute, " + size, "ms", s_boost);
+  figures.push_back(boost);
+  figures.push_back(
+      bench::make_figure(kSuite, "sort, std::sort on the host, " + size, "ms", s_std));
+  add_compared(figures, bench::make_figure(kSuite, "sort, xgpu::sort, " + size, "ms", s_ours),
+               boost, 0.5, true, "target: >= 2x Boost.Compute");
+}
+
+void sgemm(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Figure>& figures) {
+  const std::vector<float> a = random_floats(n * n, -1, 1, 4), b = random_floats(n * n, -1, 1, 5);
+  std::vector<float> c(n * n);
+  auto da = context.alloc<float>(n * n), db = context.alloc<float>(n * n),
+       dc = context.alloc<float>(n * n), dc_peer = context.alloc<float>(n * n);
+  queue.write(da, a);
+  queue.write(db, b);
+  const double flops = 2.0 * n * n * n;
+  auto gflops = [&](double ms) { return flops / (ms * 1e-3) / 1e9; };
+  const std::string size = "N=" + std::to_string(n);
+
+  bench::HostSgemm host_blas;
+  bench::ClblastSgemm clblast;
+  Samples s_ours, s_host, s_clblast;
+  auto run_ours = [&] {
+    return gflops(milliseconds([&] {
+      xgpu::gemm<float>(queue, n, n, n, 1.0f, da, db, 0.0f, dc);
+      queue.finish();
+    }));
+  };
+  run_ours();  // warm-up: builds, first launches
+  if (host_blas.loaded()) host_blas.run(a.data(), b.data(), c.data(), n);
+  if (clblast.loaded()) clblast.run(queue, da, db, dc_peer, n);  // compiles CLBlast's kernels
+  for (int r = 0; r < reps; ++r) {
+    s_ours.values.push_back(run_ours());
+    if (host_blas.loaded())
+      s_host.values.push_back(
+          gflops(milliseconds([&] { host_blas.run(a.data(), b.data(), c.data(), n); })));
+    if (clblast.loaded())
+      s_clblast.values.push_back(
+          gflops(milliseconds([&] { clblast.run(queue, da, db, dc_peer, n); })));
+  }
+  // Sampled elements of each C against double-precision dot products.
+  auto check = [&](const std::vector<float>& got, const std::string& who) {
+    for (std::size_t row : {std::size_t{0}, n / 3, n - 1}) {
+      for (std::size_t col : {std::size_t{0}, n / 2, n - 1}) {
+        double expected = 0, magnitude = 0;
+        for (std::size_t p = 0; p < n; ++p) {
+          expected += double(a[row * n + p]) * b[p * n + col];
+          magnitude += std::fabs(double(a[row * n + p]) * b[p * n + col]);
+        }
+        if (std::fabs(got[row * n + col] - expected) > (n + 3) * 1.2e-7 * magnitude)
+          wrong(who + " gave C[" + std::to_string(row) + "][" + std::to_string(col) + "] = " +
+                std::to_string(got[row * n + col]) + ", expected " + std::to_string(expected));
+      }
+    }
+  };
+  check(queue.read(dc), "xgpu::gemm");
+  if (clblast.loaded()) check(queue.read(dc_peer), "CLBlast");
+  if (host_blas.loaded()) check(c, "the host BLAS");
+
+  Figure ours = bench::make_figure(kSuite,
+                                   "SGEMM, xgpu::gemm (" +
+                                       std::string(to_string(chosen_gemm_engine<float>(queue))) +
+                                       "), " + size,
+                                   "GFLOP/s", s_ours);
+  if (clblast.loaded()) {
+    Figure peer = bench::make_figure(kSuite, "SGEMM, CLBlast, " + size, "GFLOP/s", s_clblast);
+    figures.push_back(peer);
+  } else {
+    Figure missing = bench::make_figure(kSuite, "SGEMM, CLBlast, " + size, "GFLOP/s");
+    missing.note = "CLBlast " + clblast.description();
+    figures.push_back(missing);
+  }
+  if (host_blas.loaded()) {
+    Figure host = bench::make_figure(
+        kSuite, "SGEMM, host BLAS (" + host_blas.description() + "), " + size, "GFLOP/s", s_host);
+    figures.push_back(host);
+    add_compared(figures, ours, host, 0.8, false, "target: >= 0.8x the host BLAS");
+  } else {
+    ours.note = "no host BLAS to compare with: " + host_blas.description();
+    figures.push_back(ours);
+  }
+}
+
+void transpose(Context& context, Queue& queue, std::size_t side, int reps,
+               std::vector<Figure>& figures) {
+  const std::size_t n = side * side;
+  auto in = context.alloc<float>(n), out = context.alloc<float>(n), copy = context.alloc<float>(n);
+  const std::vector<float> host = random_floats(n, -1, 1, 6);
+  queue.write(in, host);
+  const double bytes = 2.0 * n * sizeof(float);  // read plus write, as STREAM counts a copy
+  auto gb_per_s = [&](double ms) { return bytes / (ms * 1e-3) / 1e9; };
+  auto run_ours = [&] {
+    return gb_per_s(milliseconds([&] {
+      xgpu::transpose(queue, in, out, side, side);
+      queue.finish();
+    }));
+  };
+  auto run_copy = [&] {
+    return gb_per_s(milliseconds([&] {
+      queue.copy(in, copy);
+      queue.finish();
+    }));
+  };
+  run_ours();
+  run_copy();
+  Samples s_ours, s_copy;
+  for (int r = 0; r < reps; ++r) {
+    s_ours.values.push_back(run_ours());
+    s_copy.values.push_back(run_copy());
+  }
+  const std::vector<float> got = queue.read(out);
+  for (std::size_t probe : {std::size_t{0}, side + 3, n / 2 + 7, n - 1}) {
+    const std::size_t row = probe / side, col = probe % side;
+    if (got[col * side + row] != host[probe])
+      wrong("xgpu::transpose misplaced element " + std::to_string(probe));
+  }
+  const std::string size = std::to_string(side) + "^2 floats";
+  Figure device_copy = bench::make_figure(kSuite, "device copy, " + size, "GB/s", s_copy);
+  figures.push_back(device_copy);
+  add_compared(figures, bench::make_figure(kSuite, "transpose, xgpu, " + size, "GB/s", s_ours),
+               device_copy, 0.6, false, "target: >= 0.6x the copy");
+}
+
+}  // namespace
+
+void bench_library(const Device& device, const BenchOptions& options,
+                   std::vector<Figure>& figures) {
+  const int reps = bench::repetitions(options, 2, 7);
+  Context context(device);
+  Queue queue = context.queue();
+  const std::size_t elements = options.quick ? std::size_t{1} << 18 : std::size_t{1} << 24;
+  sum(context, queue, elements, reps, figures);
+  scan(context, queue, elements, reps, figures);
+  sort(context, queue, elements, reps, figures);
+  sgemm(context, queue, options.quick ? 128 : 1024, reps, figures);
+  transpose(context, queue, options.quick ? 512 : 4096, reps, figures);
+  // Boost.Compute's process-wide program cache would otherwise outlive the drivers at exit.
+  bc::program_cache::get_global_cache(boost_compute::context(context))->clear();
+}
+
+}  // namespace xgpu::cli
