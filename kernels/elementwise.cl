@@ -30,10 +30,6 @@ __kernel void xgpu_scale_f32(const uint n, const float a, __global float* x) {
 
 #ifdef XGPU_T
 
-#ifdef XGPU_T_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-
 // XGPU_S: the type a work-item computes in and scalars arrive as (float for half storage).
 // LOAD / STORE read and write element i of a __global XGPU_T buffer.
 #ifdef XGPU_T_HALF

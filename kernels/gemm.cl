@@ -27,7 +27,6 @@
 #endif
 
 #ifdef XGPU_T_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define GEMM_R double
 #else
 #define GEMM_R float  // float, and half storage

@@ -27,16 +27,9 @@
 #endif
 #include "xgpu_common.cl"
 
-#if defined(XGPU_T_DOUBLE)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-
 #ifndef XGPU_W
 #define XGPU_W 16
 #endif
-
-#define XGPU_CAT_(a, b) a##b
-#define XGPU_CAT(a, b) XGPU_CAT_(a, b)
 
 // VAL: an element as arithmetic sees it (float for half storage). SUM: the type sums are
 // accumulated in: uint for int, so that sums wrap modulo 2^32 instead of overflowing (signed

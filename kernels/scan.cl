@@ -24,16 +24,9 @@
 #endif
 #include "xgpu_common.cl"
 
-#if defined(XGPU_T_DOUBLE)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-
 #ifndef XGPU_W
 #define XGPU_W 16
 #endif
-
-#define XGPU_CAT_(a, b) a##b
-#define XGPU_CAT(a, b) XGPU_CAT_(a, b)
 
 // SUM: the type sums are done in (macros rather than typedefs, so that drivers report kernel
 // parameter types by their plain names). LOAD_*: elements as SUM; STORE_*: SUM as elements.

@@ -6,16 +6,16 @@
 // infinite, so a row of -inf (or several +inf) shares the weight equally among those
 // entries, the limit of equal finite values, instead of giving inf - inf = NaN. A NaN in
 // a row makes that row NaN.
-// The host guarantees rows * cols < 2^32, so uint indices do not overflow.
+// The host guarantees rows * cols < 2^31, so uint indices do not overflow.
 // Requires: OpenCL C 1.2; cl_khr_fp64 for XGPU_T_DOUBLE.
 // Built without options (as xgpu::kernels::source() users may), the element type is float.
 #ifndef XGPU_T
 #define XGPU_T float
 #define XGPU_T_FLOAT
 #endif
+#include "xgpu_common.cl"
 
 #ifdef XGPU_T_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define XGPU_S double
 #else
 #define XGPU_S float

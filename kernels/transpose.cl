@@ -1,17 +1,14 @@
 // Matrix transpose: `in` is rows x cols, row-major; `out` becomes cols x rows, row-major.
 // Built with -DXGPU_T=<type> -DXGPU_T_<TYPE> (float, double, int, uint, half). Elements are
 // only moved, never computed on, so half moves as its 16 bits (ushort).
-// The host guarantees rows * cols < 2^32, so uint indices do not overflow.
+// The host guarantees rows * cols < 2^31, so uint indices do not overflow.
 // Requires: OpenCL C 1.2; cl_khr_fp64 for XGPU_T_DOUBLE.
 // Built without options (as xgpu::kernels::source() users may), the element type is float.
 #ifndef XGPU_T
 #define XGPU_T float
 #define XGPU_T_FLOAT
 #endif
-
-#ifdef XGPU_T_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
+#include "xgpu_common.cl"
 
 // XGPU_BITS: a type of the element's size the kernels copy through.
 #ifdef XGPU_T_HALF
@@ -57,8 +54,6 @@ __kernel void xgpu_transpose_tiled(const uint rows, const uint cols, __global co
 // (sequential writes). Squares that cross the matrix's edge go element by element.
 // (Measured on PoCL: 16 columns per item, or 16 x 16 squares, ran slower.)
 // Launch: global (ceil(cols / 8), ceil(rows / (8 * blocks))) rounded up to the work-group.
-#define XGPU_CAT_(a, b) a##b
-#define XGPU_CAT(a, b) XGPU_CAT_(a, b)
 #define XGPU_BITS8 XGPU_CAT(XGPU_BITS, 8)
 // Column k of the square as a vector, gathered through a private array rather than built as
 // (XGPU_BITS8)(m0.sk, m1.sk, ...) or lane by lane: Oclgrind 21.10's uninitialized-value

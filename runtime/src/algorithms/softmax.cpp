@@ -56,10 +56,7 @@ Event softmax_matrix_rows(Queue& queue, const Buffer<T>& in, const Buffer<T>& ou
                           std::size_t cols) {
   const char* call = "xgpu::softmax_rows";
   algo::require_type<T>(queue, call);
-  if (rows != 0 && cols > std::numeric_limits<std::size_t>::max() / rows)
-    algo::invalid(call, std::to_string(rows) + " x " + std::to_string(cols) + " overflows");
-  const std::size_t count = rows * cols;
-  algo::require_uint_size(count, call);
+  const std::size_t count = algo::matrix_elements(rows, cols, call);
   if (in.size() < count) algo::size_mismatch(call, "buffer in", in.size(), count);
   if (out.size() < count) algo::size_mismatch(call, "buffer out", out.size(), count);
   if (count == 0) return Event();

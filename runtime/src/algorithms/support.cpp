@@ -75,4 +75,11 @@ void require_uint_size(std::size_t count, const char* call) {
                       "arithmetic, with room for a tile past the last element)");
 }
 
+std::size_t matrix_elements(std::size_t rows, std::size_t cols, const char* call) {
+  if (rows != 0 && cols > std::numeric_limits<std::size_t>::max() / rows)
+    invalid(call, std::to_string(rows) + " x " + std::to_string(cols) + " overflows");
+  require_uint_size(rows * cols, call);
+  return rows * cols;
+}
+
 }  // namespace xgpu::detail::algo

@@ -77,6 +77,8 @@ void require_queue(const Queue& queue, const char* call);
 inline constexpr std::size_t kMaxElements = (std::size_t{1} << 31) - 1;
 /// Throws invalid_argument for element counts above kMaxElements.
 void require_uint_size(std::size_t count, const char* call);
+/// rows * cols, checked: invalid_argument when the product overflows or exceeds kMaxElements.
+std::size_t matrix_elements(std::size_t rows, std::size_t cols, const char* call);
 
 template <class T>
 void require_type(const Queue& queue, const char* call) {

@@ -84,10 +84,7 @@ Event transpose_matrix(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, 
                        std::size_t cols) {
   const char* call = "xgpu::transpose";
   algo::require_type<T>(queue, call);
-  if (rows != 0 && cols > std::numeric_limits<std::size_t>::max() / rows)
-    algo::invalid(call, std::to_string(rows) + " x " + std::to_string(cols) + " overflows");
-  const std::size_t count = rows * cols;
-  algo::require_uint_size(count, call);
+  const std::size_t count = algo::matrix_elements(rows, cols, call);
   if (in.size() < count) algo::size_mismatch(call, "buffer in", in.size(), count);
   if (out.size() < count) algo::size_mismatch(call, "buffer out", out.size(), count);
   if (count != 0 && in.core().handle.get() == out.core().handle.get())
