@@ -19,12 +19,7 @@
 // Launch: global = (ceil(N / TN) * LX, ceil(M / TM) * LY), local = (LX, LY).
 // Requires: OpenCL C 1.2, local memory of at most TM * (TK + PAD) + TK * (TN + PAD)
 // elements of the compute type (PAD = 1 when VW == 1, else 0), cl_khr_fp64 for double.
-#include "xgpu_common.cl"
-
-#ifndef XGPU_T  // built without options: float
-#define XGPU_T float
-#define XGPU_T_FLOAT
-#endif
+#include "xgpu_element.cl"
 
 #ifdef XGPU_T_DOUBLE
 #define GEMM_R double

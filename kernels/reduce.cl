@@ -20,12 +20,7 @@
 //     ...), so neighbouring items read neighbouring memory, which suits GPUs; item 0 takes
 //     the n % XGPU_W elements after the last whole vector.
 // Requires: OpenCL C 1.2; cl_khr_fp64 for double.
-// Built without options (as xgpu::kernels::source() users may), the element type is float.
-#ifndef XGPU_T
-#define XGPU_T float
-#define XGPU_T_FLOAT
-#endif
-#include "xgpu_common.cl"
+#include "xgpu_element.cl"
 
 #ifndef XGPU_W
 #define XGPU_W 16

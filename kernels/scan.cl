@@ -17,12 +17,7 @@
 // Build options: -DXGPU_T=<type> -DXGPU_T_<TYPE> (see support.hpp), -DXGPU_W=4|8|16, and
 // optionally -DXGPU_STREAM_STORES (below).
 // Requires: OpenCL C 1.2; cl_khr_fp64 for double.
-// Built without options (as xgpu::kernels::source() users may), the element type is float.
-#ifndef XGPU_T
-#define XGPU_T float
-#define XGPU_T_FLOAT
-#endif
-#include "xgpu_common.cl"
+#include "xgpu_element.cl"
 
 #ifndef XGPU_W
 #define XGPU_W 16

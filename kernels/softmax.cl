@@ -8,12 +8,7 @@
 // a row makes that row NaN.
 // The host guarantees rows * cols < 2^31, so uint indices do not overflow.
 // Requires: OpenCL C 1.2; cl_khr_fp64 for XGPU_T_DOUBLE.
-// Built without options (as xgpu::kernels::source() users may), the element type is float.
-#ifndef XGPU_T
-#define XGPU_T float
-#define XGPU_T_FLOAT
-#endif
-#include "xgpu_common.cl"
+#include "xgpu_element.cl"
 
 #ifdef XGPU_T_DOUBLE
 #define XGPU_S double

@@ -171,8 +171,8 @@ enum { XGPU_PRECISION_F32 = 1, XGPU_PRECISION_F64 = 2, XGPU_PRECISION_F16 = 3 };
 /* C = alpha * op(A) * op(B) + beta * C on row-major matrices: op(A) is m x k, op(B) is
  * k x n, C is m x n. Offsets and leading dimensions are in elements. */
 typedef struct xgpu_gemm_v1 {
-  uint32_t struct_size; /* sizeof(xgpu_gemm_v1) as the caller was built */
-  uint32_t precision;   /* XGPU_PRECISION_* */
+  uint32_t struct_size;              /* sizeof(xgpu_gemm_v1) as the caller was built */
+  uint32_t precision;                /* XGPU_PRECISION_* */
   uint32_t transpose_a, transpose_b; /* 0: as stored, 1: transposed */
   size_t m, n, k;
   double alpha, beta;
