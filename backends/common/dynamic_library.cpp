@@ -1,0 +1,71 @@
+// The one run-time library loader (see xgpu/common/dynamic_library.hpp).
+#include "xgpu/common/dynamic_library.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+
+namespace xgpu::common {
+
+DynamicLibrary DynamicLibrary::open_path(const std::string& path) {
+  DynamicLibrary library;
+  library.path_ = path;
+  // RTLD_LOCAL keeps one library's symbols from resolving another's (two vendors' modules,
+  // two BLAS builds).
+  library.handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (library.handle_ == nullptr) {
+    const char* error = dlerror();
+    library.why_not_ = error != nullptr ? error : path + ": cannot be opened";
+  }
+  return library;
+}
+
+DynamicLibrary DynamicLibrary::open(const LibrarySpec& spec,
+                                    std::initializer_list<const char*> required) {
+  std::vector<std::string> candidates = spec.candidates;
+  bool overridden = false;
+  if (spec.override_variable != nullptr) {
+    const char* chosen = std::getenv(spec.override_variable);
+    if (chosen != nullptr && *chosen != '\0') {
+      candidates = {chosen};
+      overridden = true;
+    }
+  }
+  std::string tried;
+  for (const std::string& candidate : candidates) {
+    if (!tried.empty()) tried += "; ";
+    DynamicLibrary library = open_path(candidate);
+    if (!library.loaded()) {
+      tried += library.why_not_;
+      continue;
+    }
+    std::string missing;
+    for (const char* name : required) {
+      if (library.symbol(name) == nullptr) missing += std::string(missing.empty() ? "" : ", ") + name;
+    }
+    if (!missing.empty()) {
+      tried += candidate + " lacks " + missing;
+      library.close();
+      continue;
+    }
+    library.overridden_ = overridden;
+    return library;
+  }
+  DynamicLibrary none;
+  none.overridden_ = overridden;
+  none.why_not_ = std::string(spec.what) + " could not be opened (" +
+                  (candidates.empty() ? std::string("no candidate") : tried) + ")";
+  if (overridden) none.why_not_ += std::string(", as ") + spec.override_variable + " asks";
+  return none;
+}
+
+void* DynamicLibrary::symbol(const char* name) const {
+  return handle_ != nullptr ? dlsym(handle_, name) : nullptr;
+}
+
+void DynamicLibrary::close() {
+  if (handle_ != nullptr) dlclose(handle_);
+  handle_ = nullptr;
+}
+
+}  // namespace xgpu::common

@@ -1,0 +1,58 @@
+// Opening a shared library at run time: the one loader of xgpu. Backend modules use it for
+// their vendor libraries, the core for backend modules, the algorithms and the `xgpu`
+// command for the BLAS libraries they compare with, so every caller tries the same names in
+// the same order and reports the same way which path served, or why none did.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace xgpu::common {
+
+/// Which library to open: a description for messages ("CLBlast"), an environment variable
+/// that, when set and non-empty, replaces the candidates with its value, and the file names
+/// to try in order.
+struct LibrarySpec {
+  const char* what;
+  const char* override_variable;  ///< may be nullptr
+  std::vector<std::string> candidates;
+};
+
+/// An opened library; stays loaded until close() or forever (libraries that hand out
+/// function pointers must outlive every caller, so the destructor does not close).
+class DynamicLibrary {
+ public:
+  DynamicLibrary() = default;
+  /// Tries each candidate (or the override) in turn, and keeps the first that opens and
+  /// exports every name in `required` (may be empty). Never throws: check loaded().
+  static DynamicLibrary open(const LibrarySpec& spec,
+                             std::initializer_list<const char*> required = {});
+  /// Opens exactly `path` (RTLD_NOW | RTLD_LOCAL); why_not() holds dlerror()'s text.
+  static DynamicLibrary open_path(const std::string& path);
+
+  bool loaded() const { return handle_ != nullptr; }
+  /// The file that served (as passed to dlopen).
+  const std::string& path() const { return path_; }
+  /// Every candidate tried and why each failed; empty when loaded().
+  const std::string& why_not() const { return why_not_; }
+  /// True when the override variable chose the library.
+  bool overridden() const { return overridden_; }
+
+  /// The symbol's address, or nullptr when absent (or not loaded).
+  void* symbol(const char* name) const;
+  template <class Function>
+  Function function(const char* name) const {
+    return reinterpret_cast<Function>(symbol(name));
+  }
+  /// dlclose()s the library; every pointer taken from it is invalid afterwards.
+  void close();
+
+ private:
+  void* handle_ = nullptr;
+  std::string path_;
+  std::string why_not_;
+  bool overridden_ = false;
+};
+
+}  // namespace xgpu::common
