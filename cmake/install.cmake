@@ -14,6 +14,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/xgpu/
         FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h" PATTERN "*.def")
 # The backend ABI, for authors of modules built outside this tree.
 install(FILES ${PROJECT_SOURCE_DIR}/backends/abi/xgpu/backend.h
+              ${PROJECT_SOURCE_DIR}/backends/abi/xgpu/backend_status.def
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/xgpu
         COMPONENT development)
 install(FILES ${PROJECT_BINARY_DIR}/runtime/generated/xgpu/version.hpp

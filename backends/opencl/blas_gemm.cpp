@@ -1,8 +1,9 @@
 // blas_gemm: the vendor-tuned GEMM of the opencl module, through CLBlast's C API.
 //
-// CLBlast is opened with dlopen at first use (XGPU_CLBLAST_LIBRARY, else libclblast.so.1),
-// never linked: the module loads and serves everything else without it, and blas_gemm then
-// answers XGPU_STATUS_UNSUPPORTED with last_error saying what was tried.
+// CLBlast is opened at first use through xgpu::common::DynamicLibrary (kClblastLibrary: the
+// files tried and the XGPU_CLBLAST_LIBRARY override, named once for the module and `xgpu
+// bench library`), never linked: the module loads and serves everything else without it,
+// and blas_gemm then answers XGPU_STATUS_UNSUPPORTED with last_error saying what was tried.
 //
 // - A call with m == 0 or n == 0 enqueues nothing; it only opens the library (the core
 //   probes availability that way). CLBlast refuses k == 0: the core never sends it.
@@ -12,13 +13,10 @@
 // - The event out is the one CLBlast returns for its last kernel.
 // - The body runs under guard_compiling(queue): CLBlast builds its kernels at its first call
 //   on a device, and calls the driver directly, so the serialization quirks must cover it.
-// - half: alpha and beta are rounded to half, as CLBlast's HGEMM takes them; it also
+// - half: alpha and beta are rounded to half (to nearest even, by OpenCL's own cl_half.h,
+//   as the core's xgpu::to_half rounds), as CLBlast's HGEMM takes them; it also
 //   accumulates in half.
-#include <dlfcn.h>
-
-#include <cstdlib>
 #include <string>
-#include <xgpu/half.hpp>
 
 #include "cl.hpp"
 #include "entries.hpp"
@@ -26,6 +24,10 @@
 #include "event_queue_refs.hpp"
 #include "serialized_call.hpp"
 #include "wait_list.hpp"
+#include "xgpu/common/blas_libraries.hpp"
+#include "xgpu/common/dynamic_library.hpp"
+#include "xgpu/common/log.hpp"
+#include "xgpu/common/status_names.hpp"
 
 namespace xgpu::opencl {
 namespace {
@@ -46,33 +48,26 @@ using ClblastHgemm = int (*)(int layout, int ta, int tb, size_t m, size_t n, siz
                              size_t b_offset, size_t ldb, cl_half beta, cl_mem c, size_t c_offset,
                              size_t ldc, cl_command_queue* queue, cl_event* event);
 
+// The three functions, all taken from one library that stays loaded for the process, or
+// all NULL: a candidate lacking one is closed inside DynamicLibrary::open(), before any
+// pointer into it is taken, so no pointer can outlive the library it points into.
 struct Clblast {
+  common::DynamicLibrary library;
   ClblastSgemm sgemm = nullptr;
   ClblastDgemm dgemm = nullptr;
   ClblastHgemm hgemm = nullptr;
-  std::string why_not;  // set when the library is unusable
 };
 
 Clblast open_clblast() {
-  const char* chosen = std::getenv("XGPU_CLBLAST_LIBRARY");
-  const std::string file = chosen != nullptr && *chosen != '\0' ? chosen : "libclblast.so.1";
   Clblast clblast;
-  void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    const char* error = dlerror();
-    clblast.why_not =
-        "CLBlast could not be opened: " + (error != nullptr ? std::string(error) : file);
-    return clblast;
-  }
-  clblast.sgemm = reinterpret_cast<ClblastSgemm>(dlsym(library, "CLBlastSgemm"));
-  clblast.dgemm = reinterpret_cast<ClblastDgemm>(dlsym(library, "CLBlastDgemm"));
-  clblast.hgemm = reinterpret_cast<ClblastHgemm>(dlsym(library, "CLBlastHgemm"));
-  if (clblast.sgemm == nullptr || clblast.dgemm == nullptr || clblast.hgemm == nullptr) {
-    clblast.why_not = file + " lacks CLBlastSgemm, CLBlastDgemm or CLBlastHgemm";
-    clblast.sgemm = nullptr;
-    dlclose(library);
-  }
-  return clblast;  // a usable library stays loaded for the process
+  clblast.library = common::DynamicLibrary::open(common::kClblastLibrary,
+                                                 {"CLBlastSgemm", "CLBlastDgemm", "CLBlastHgemm"});
+  if (!clblast.library.loaded()) return clblast;
+  XGPU_LOG_DEBUGF("blas_gemm: CLBlast from %s", clblast.library.path().c_str());
+  clblast.sgemm = clblast.library.function<ClblastSgemm>("CLBlastSgemm");
+  clblast.dgemm = clblast.library.function<ClblastDgemm>("CLBlastDgemm");
+  clblast.hgemm = clblast.library.function<ClblastHgemm>("CLBlastHgemm");
+  return clblast;
 }
 
 const Clblast& clblast() {
@@ -80,49 +75,17 @@ const Clblast& clblast() {
   return loaded;
 }
 
-// The names of CLBlast's own status codes (those outside OpenCL's range), for last_error.
-const char* clblast_status_name(int status) {
-  switch (status) {
-    case -1024:
-      return "CLBlastNotImplemented";
-    case -1022:
-      return "CLBlastInvalidMatrixA";
-    case -1021:
-      return "CLBlastInvalidMatrixB";
-    case -1020:
-      return "CLBlastInvalidMatrixC";
-    case -1017:
-      return "CLBlastInvalidDimension";
-    case -1016:
-      return "CLBlastInvalidLeadDimA";
-    case -1015:
-      return "CLBlastInvalidLeadDimB";
-    case -1014:
-      return "CLBlastInvalidLeadDimC";
-    case -1011:
-      return "CLBlastInsufficientMemoryA";
-    case -1010:
-      return "CLBlastInsufficientMemoryB";
-    case -1009:
-      return "CLBlastInsufficientMemoryC";
-    case -2046:
-      return "CLBlastInvalidLocalMemUsage";
-    case -2045:
-      return "CLBlastNoHalfPrecision";
-    case -2044:
-      return "CLBlastNoDoublePrecision";
-    case -2041:
-      return "CLBlastDatabaseError";
-    case -2040:
-      return "CLBlastUnknownError";
-    case -2039:
-      return "CLBlastUnexpectedError";
-    default:
-      return "CLBlast status";
-  }
-}
-
-constexpr int kClblastNoHalf = -2045, kClblastNoDouble = -2044;
+// CLBlast's own statuses: kCLBlastNoHalfPrecision, ... and their names.
+enum ClblastStatus : int {
+#define XGPU_CLBLAST_STATUS(name, value) k##name = value,
+#include "clblast_status_table.def"
+#undef XGPU_CLBLAST_STATUS
+};
+constexpr common::StatusName kClblastStatusNames[] = {
+#define XGPU_CLBLAST_STATUS(name, value) {value, #name},
+#include "clblast_status_table.def"
+#undef XGPU_CLBLAST_STATUS
+};
 
 // CLBlast's codes in OpenCL's range are OpenCL's: reported as the CL status they are. Its
 // own codes keep their value, with their name in the text; a missing precision is
@@ -130,9 +93,12 @@ constexpr int kClblastNoHalf = -2045, kClblastNoDouble = -2044;
 void check_clblast(int status, const char* function) {
   if (status == 0) return;
   if (status > -1000) fail_call(status, function);
-  const std::string text = std::string(function) + " failed: " + clblast_status_name(status) +
-                           " (" + std::to_string(status) + ")";
-  if (status == kClblastNoHalf || status == kClblastNoDouble) fail(XGPU_STATUS_UNSUPPORTED, text);
+  const char* name = common::find_status_name(kClblastStatusNames, status);
+  const std::string text = std::string(function) +
+                           " failed: " + (name != nullptr ? name : "CLBlast status") + " (" +
+                           std::to_string(status) + ")";
+  if (status == kCLBlastNoHalfPrecision || status == kCLBlastNoDoublePrecision)
+    fail(XGPU_STATUS_UNSUPPORTED, text);
   fail(status, text);
 }
 
@@ -144,7 +110,7 @@ xgpu_status blas_gemm(xgpu_queue queue, const xgpu_gemm_v1* gemm, const xgpu_wai
     if (gemm == nullptr || gemm->struct_size < sizeof(xgpu_gemm_v1))
       fail(XGPU_STATUS_INVALID_VALUE, "blas_gemm: gemm is NULL or older than xgpu_gemm_v1");
     const Clblast& library = clblast();
-    if (library.sgemm == nullptr) fail(XGPU_STATUS_UNSUPPORTED, library.why_not);
+    if (!library.library.loaded()) fail(XGPU_STATUS_UNSUPPORTED, library.library.why_not());
     if (event != nullptr) *event = nullptr;
     if (gemm->m == 0 || gemm->n == 0) return XGPU_STATUS_SUCCESS;
 
@@ -174,12 +140,13 @@ xgpu_status blas_gemm(xgpu_queue queue, const xgpu_gemm_v1* gemm, const xgpu_wai
             "CLBlastDgemm");
         break;
       case XGPU_PRECISION_F16:
-        check_clblast(library.hgemm(kClblastRowMajor, ta, tb, gemm->m, gemm->n, gemm->k,
-                                    to_half(static_cast<float>(gemm->alpha)).bits, a,
-                                    gemm->a_offset, gemm->lda, b, gemm->b_offset, gemm->ldb,
-                                    to_half(static_cast<float>(gemm->beta)).bits, c, gemm->c_offset,
-                                    gemm->ldc, &cl_queue, list.event_out),
-                      "CLBlastHgemm");
+        check_clblast(
+            library.hgemm(kClblastRowMajor, ta, tb, gemm->m, gemm->n, gemm->k,
+                          cl_half_from_float(static_cast<float>(gemm->alpha), CL_HALF_RTE), a,
+                          gemm->a_offset, gemm->lda, b, gemm->b_offset, gemm->ldb,
+                          cl_half_from_float(static_cast<float>(gemm->beta), CL_HALF_RTE), c,
+                          gemm->c_offset, gemm->ldc, &cl_queue, list.event_out),
+            "CLBlastHgemm");
         break;
       default:
         fail(XGPU_STATUS_INVALID_VALUE,

@@ -10,6 +10,8 @@
 // clCreateCommandQueue is the 1.2 way to make a queue; the 3.0 headers mark it deprecated.
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+// cl_half_from_float(): blas_gemm rounds alpha and beta to half for CLBlast's HGEMM.
+#include <CL/cl_half.h>
 
 namespace xgpu::opencl {
 

@@ -5,14 +5,21 @@
 #include "device_ids.hpp"
 #include "entries.hpp"
 #include "errors.hpp"
-#include "log.hpp"
-#include "out_param.hpp"
 #include "registry.hpp"
 #include "serialized_call.hpp"
 #include "vendor.hpp"
 #include "work_group_multiple.hpp"
+#include "xgpu/common/log.hpp"
+#include "xgpu/common/out_param.hpp"
 
 namespace xgpu::opencl {
+
+using common::Bytes;
+using common::bytes_of_bool;
+using common::bytes_of_string;
+using common::bytes_of_u64;
+using common::bytes_of_u64s;
+using common::copy_out;
 namespace {
 
 template <cl_device_info kParam>

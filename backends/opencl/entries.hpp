@@ -1,5 +1,6 @@
-// The functions behind the xgpu_backend_v1 table, one per member, as declared in backend.h.
-// Each runs its body under guard(), so none lets an exception out.
+// The functions behind the xgpu_backend_v1 table, one per member, as declared in backend.h
+// (last_error is xgpu::common::last_error). Each runs its body under guard(), so none lets
+// an exception out.
 #pragma once
 
 #include "xgpu/backend.h"
@@ -9,7 +10,6 @@ namespace xgpu::opencl {
 // module_entries.cpp
 xgpu_status init(const xgpu_host_v1* host);
 const char* status_name_entry(xgpu_status status);
-xgpu_status last_error(char* buffer, size_t capacity, size_t* size_ret);
 xgpu_status retain(uint32_t object_kind, void* object);
 xgpu_status release(uint32_t object_kind, void* object);
 xgpu_status native_handle(uint32_t object_kind, void* object, void** native);

@@ -1,5 +1,6 @@
 // The module's one exported symbol and the table it returns.
 #include "entries.hpp"
+#include "xgpu/common/errors.hpp"
 
 namespace xgpu::opencl {
 namespace {
@@ -13,7 +14,7 @@ xgpu_backend_v1 make_table() {
   t.name = "opencl";
   t.init = init;
   t.status_name = status_name_entry;
-  t.last_error = last_error;
+  t.last_error = common::last_error;
   t.retain = retain;
   t.release = release;
   t.device_count = device_count;

@@ -5,12 +5,17 @@
 #include "entries.hpp"
 #include "errors.hpp"
 #include "event_queue_refs.hpp"
-#include "out_param.hpp"
 #include "serialized_call.hpp"
 #include "type_name.hpp"
 #include "wait_list.hpp"
+#include "xgpu/common/out_param.hpp"
 
 namespace xgpu::opencl {
+
+using common::Bytes;
+using common::bytes_of_string;
+using common::bytes_of_u64;
+using common::copy_out;
 namespace {
 
 cl_kernel cl_kern(xgpu_kernel kernel) { return reinterpret_cast<cl_kernel>(kernel); }

@@ -1,30 +1,24 @@
-// Module life and device enumeration entries: init, status names, last error, devices.
+// Module life and device enumeration entries: init, status names, devices. (last_error is
+// xgpu::common::last_error.)
 
 #include "entries.hpp"
 #include "errors.hpp"
-#include "log.hpp"
-#include "out_param.hpp"
 #include "registry.hpp"
 #include "status_names.hpp"
+#include "xgpu/common/log.hpp"
 
 namespace xgpu::opencl {
 
 xgpu_status init(const xgpu_host_v1* host) {
   return guard([&] {
     // A later init may bring a new host callback; the enumeration itself happens once.
-    set_log_host(host);
+    common::set_log_host(host);
     XGPU_LOG_DEBUGF("init: opencl backend, ABI %u", XGPU_BACKEND_ABI_VERSION);
     return registry_init();
   });
 }
 
 const char* status_name_entry(xgpu_status status) { return status_name(status); }
-
-xgpu_status last_error(char* buffer, size_t capacity, size_t* size_ret) {
-  // Quiet on a small buffer: recording "buffer too small" would erase the text asked for.
-  const std::string& text = last_error_text();
-  return copy_out_quiet(text.c_str(), text.size() + 1, buffer, capacity, size_ret);
-}
 
 xgpu_status device_count(uint32_t* count) {
   return guard([&] {

@@ -6,12 +6,14 @@
 #include "cl.hpp"
 #include "entries.hpp"
 #include "errors.hpp"
-#include "out_param.hpp"
 #include "program_devices.hpp"
 #include "serialized_call.hpp"
 #include "status_names.hpp"
+#include "xgpu/common/out_param.hpp"
 
 namespace xgpu::opencl {
+
+using common::require_capacity;
 
 xgpu_status program_binary(xgpu_program program, xgpu_device device, void* buffer, size_t capacity,
                            size_t* size_ret) {

@@ -4,11 +4,14 @@
 #include "cl.hpp"
 #include "entries.hpp"
 #include "errors.hpp"
-#include "out_param.hpp"
 #include "program_devices.hpp"
 #include "serialized_call.hpp"
+#include "xgpu/common/out_param.hpp"
 
 namespace xgpu::opencl {
+
+using common::bytes_of_string;
+using common::copy_out;
 namespace {
 
 cl_program cl_prog(xgpu_program program) { return reinterpret_cast<cl_program>(program); }

@@ -5,9 +5,9 @@
 #include "cl.hpp"
 #include "entries.hpp"
 #include "errors.hpp"
-#include "log.hpp"
 #include "registry.hpp"
 #include "serialized_call.hpp"
+#include "xgpu/common/log.hpp"
 
 namespace xgpu::opencl {
 namespace {

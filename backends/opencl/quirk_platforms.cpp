@@ -3,8 +3,8 @@
 
 #include "cl_query.hpp"
 #include "errors.hpp"
-#include "log.hpp"
 #include "registry.hpp"
+#include "xgpu/common/log.hpp"
 
 namespace xgpu::opencl {
 namespace detail {

@@ -7,8 +7,8 @@
 
 #include "cl_query.hpp"
 #include "errors.hpp"
-#include "log.hpp"
 #include "quirk_platforms.hpp"
+#include "xgpu/common/log.hpp"
 
 namespace xgpu::opencl {
 namespace {

@@ -1,8 +1,8 @@
 // The one-time probe behind XGPU_DEVICE_WORK_GROUP_MULTIPLE.
 #include "work_group_multiple.hpp"
 
-#include "log.hpp"
 #include "status_names.hpp"
+#include "xgpu/common/log.hpp"
 
 namespace xgpu::opencl {
 namespace {

@@ -77,12 +77,11 @@ std::shared_ptr<detail::ProgramState> new_state(const detail::ContextState& cont
 }
 
 [[noreturn]] void throw_build_error(const detail::ProgramState& state, xgpu_status status) {
-  Error::Details details;
-  details.code = Errc::build_failed;
-  details.call = "Context::build";
-  details.native_status = status;
-  details.native_name = state.module().status_name(status);
-  details.device = state.record->info.name;
+  Error::Details details =
+      detail::backend_error_details(state.module(), status, "Context::build", state.record);
+  // The driver's own status here means it refused the source; a status the ABI reserves
+  // (the module cannot build at all, say) keeps the kind errc_of_status() gives it.
+  if (details.code == Errc::backend) details.code = Errc::build_failed;
   details.build_log = state.build_log;
   details.build_options = state.options;
   std::string first = first_error_line(state.build_log);

@@ -1,15 +1,20 @@
-// Loading a backend module and checking it before use: the ABI negotiation.
+// Loading a backend module and checking it before use (the ABI negotiation), and the one
+// way a module status becomes an xgpu::Error.
 #include "module.hpp"
 
-#include <dlfcn.h>
+#include <string_view>
 
 #include "log.hpp"
 #include "registry.hpp"
+#include "xgpu/common/dynamic_library.hpp"
+#include "xgpu/common/status_names.hpp"
 
 namespace xgpu::detail {
 
 std::string Module::status_name(xgpu_status status) const {
   const char* name = table->status_name ? table->status_name(status) : nullptr;
+  // A module that does not know the ABI's own statuses still gets them named.
+  if (!name || std::string_view(name) == "UNKNOWN") name = common::abi_status_name(status);
   return name ? name : "UNKNOWN";
 }
 
@@ -44,36 +49,35 @@ LoadOutcome load_module(const std::string& path) {
   outcome.report.name = file_name(path);
   logger("loader").debug("trying backend module {}", path);
 
-  // RTLD_LOCAL keeps one module's vendor symbols from resolving another's.
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    const char* why = dlerror();
-    return refuse(std::move(outcome),
-                  std::string("not a loadable module: ") + (why ? why : "dlopen failed"));
-  }
-  auto entry = reinterpret_cast<xgpu_backend_entry_fn>(dlsym(library, XGPU_BACKEND_ENTRY_SYMBOL));
+  // The one loader of xgpu (RTLD_LOCAL: one module's vendor symbols never resolve
+  // another's). A module that passes stays loaded until the process ends: its table and
+  // every handle it gave out point into it.
+  common::DynamicLibrary library = common::DynamicLibrary::open_path(path);
+  if (!library.loaded())
+    return refuse(std::move(outcome), "not a loadable module: " + library.why_not());
+  auto entry = library.function<xgpu_backend_entry_fn>(XGPU_BACKEND_ENTRY_SYMBOL);
   if (!entry) {
-    dlclose(library);
+    library.close();
     return refuse(
         std::move(outcome),
         std::string("not an xgpu backend module: it does not export ") + XGPU_BACKEND_ENTRY_SYMBOL);
   }
   const xgpu_backend_v1* table = entry(XGPU_BACKEND_ABI_VERSION);
   if (!table) {
-    dlclose(library);
+    library.close();
     return refuse(std::move(outcome), "the module cannot serve backend ABI version " +
                                           std::to_string(XGPU_BACKEND_ABI_VERSION));
   }
   if (table->abi_version != XGPU_BACKEND_ABI_VERSION) {
     std::uint32_t version = table->abi_version;
-    dlclose(library);
+    library.close();
     return refuse(std::move(outcome), "backend ABI version " + std::to_string(version) +
                                           ", but this xgpu speaks version " +
                                           std::to_string(XGPU_BACKEND_ABI_VERSION));
   }
   if (table->struct_size < XGPU_BACKEND_V1_REQUIRED_SIZE) {
     std::uint32_t size = table->struct_size;
-    dlclose(library);
+    library.close();
     return refuse(std::move(outcome), "its function table is " + std::to_string(size) +
                                           " bytes, shorter than the " +
                                           std::to_string(XGPU_BACKEND_V1_REQUIRED_SIZE) +
@@ -83,7 +87,6 @@ LoadOutcome load_module(const std::string& path) {
   auto module = std::make_unique<Module>();
   module->name = table->name ? table->name : file_name(path);
   module->path = path;
-  module->library = library;
   module->table = table;
   module->host = {sizeof(xgpu_host_v1), XGPU_BACKEND_ABI_VERSION, &module_log_callback,
                   module.get()};
@@ -114,17 +117,34 @@ LoadOutcome load_module(const std::string& path) {
   return outcome;
 }
 
-void throw_backend_error(const Module& module, xgpu_status status, const std::string& operation,
-                         const DeviceRecord* device) {
+Errc errc_of_status(xgpu_status status) noexcept {
+  switch (status) {
+#define XGPU_BACKEND_STATUS(name, errc) \
+  case name:                            \
+    return Errc::errc;
+#include "xgpu/backend_status.def"
+#undef XGPU_BACKEND_STATUS
+    default:
+      return Errc::backend;
+  }
+}
+
+Error::Details backend_error_details(const Module& module, xgpu_status status,
+                                     const std::string& operation, const DeviceRecord* device) {
   Error::Details details;
-  details.code = Errc::backend;
+  details.code = errc_of_status(status);
   details.call = operation;
   details.native_status = status;
   details.native_name = module.status_name(status);
   std::string why = module.last_error();
   details.message = operation + " failed" + (why.empty() ? "" : ": " + why);
   if (device) details.device = device->info.name;
-  throw Error(std::move(details));
+  return details;
+}
+
+void throw_backend_error(const Module& module, xgpu_status status, const std::string& operation,
+                         const DeviceRecord* device) {
+  throw Error(backend_error_details(module, status, operation, device));
 }
 
 }  // namespace xgpu::detail

@@ -17,7 +17,6 @@ struct DeviceRecord;
 struct Module {
   std::string name;  ///< the table's name ("opencl")
   std::string path;
-  void* library = nullptr;  ///< dlopen handle; modules stay loaded until the process ends
   const xgpu_backend_v1* table = nullptr;
   xgpu_host_v1 host{};
 
@@ -45,8 +44,19 @@ struct LoadOutcome {
 /// init(). Never throws: every refusal is described in report.message.
 LoadOutcome load_module(const std::string& path);
 
-/// Throws the xgpu::Error for a failed module call: the operation, the native status and
-/// its name, the module's own explanation, and the device.
+/// The one mapping of a module status to xgpu's terms, from xgpu/backend_status.def: a
+/// status the ABI reserves becomes its Errc (XGPU_STATUS_UNSUPPORTED -> unsupported,
+/// XGPU_STATUS_INVALID_VALUE -> invalid_argument, ...); any other is the backend's own
+/// status (CL_*) and becomes Errc::backend.
+Errc errc_of_status(xgpu_status status) noexcept;
+
+/// What a failed module call means: the Errc of errc_of_status(), the operation, the native
+/// status and its name, the module's own explanation, and the device. Every xgpu::Error
+/// made from a module status starts from these.
+Error::Details backend_error_details(const Module& module, xgpu_status status,
+                                     const std::string& operation, const DeviceRecord* device);
+
+/// Throws the xgpu::Error of backend_error_details().
 [[noreturn]] void throw_backend_error(const Module& module, xgpu_status status,
                                       const std::string& operation, const DeviceRecord* device);
 

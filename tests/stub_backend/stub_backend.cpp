@@ -8,76 +8,40 @@
 //                  refuses it before reading any member past the size.
 //   null_optional  program_binary, program_create_binary and native_handle are NULL: the
 //                  core accepts a table whose optional members are absent.
-//   throws         device_count throws a C++ exception inside the module; the module's own
-//                  guard turns it into XGPU_STATUS_MODULE_EXCEPTION with last_error text
-//                  "stub: deliberate failure", so no exception crosses the C boundary and
-//                  the core reports the text.
+//   throws         device_count throws a C++ exception inside the module; the guard of
+//                  xgpu::common turns it into XGPU_STATUS_MODULE_EXCEPTION with last_error
+//                  text "stub: deliberate failure", so no exception crosses the C boundary
+//                  and the core reports the text.
 //   no_entry       a shared library without the entry symbol: refused as "not a module".
 //
 // Only tests point XGPU_BACKEND_PATH at the folder these are built into.
+//
+// The stub keeps nothing of its own that every module needs: the guard, the last error,
+// the status names and the host log come from xgpu::common, as in the real module.
 #include <cstring>
 #include <stdexcept>
-#include <string>
 
 #include "xgpu/backend.h"
+#include "xgpu/common/errors.hpp"
+#include "xgpu/common/log.hpp"
+#include "xgpu/common/status_names.hpp"
 
 namespace {
 
-thread_local std::string last_error_text;
-
-// Every entry runs under guard(): a C++ exception becomes a status and last_error text.
-template <class F>
-xgpu_status guard(F&& body) noexcept {
-  try {
-    return body();
-  } catch (const std::exception& e) {
-    last_error_text = e.what();
-  } catch (...) {
-    last_error_text = "stub: unknown exception";
-  }
-  return XGPU_STATUS_MODULE_EXCEPTION;
-}
-
-// Copies text into a caller buffer in the OpenCL (capacity, size_ret) idiom.
-xgpu_status copy_out(const std::string& text, char* buffer, size_t capacity, size_t* size_ret) {
-  if (size_ret) *size_ret = text.size() + 1;
-  if (!buffer) return XGPU_STATUS_SUCCESS;
-  if (capacity < text.size() + 1) return XGPU_STATUS_INVALID_VALUE;
-  std::memcpy(buffer, text.c_str(), text.size() + 1);
-  return XGPU_STATUS_SUCCESS;
-}
+using xgpu::common::fail;
+using xgpu::common::guard;
 
 xgpu_status unsupported() {
-  last_error_text = "stub: the stub backend has no devices";
+  xgpu::common::set_last_error("stub: the stub backend has no devices");
   return XGPU_STATUS_UNSUPPORTED;
 }
 
 xgpu_status stub_init(const xgpu_host_v1* host) {
   return guard([&] {
-    if (host && host->log) host->log(host->log_user, XGPU_LOG_DEBUG, "stub: init");
+    xgpu::common::set_log_host(host);
+    XGPU_LOG_DEBUGF("stub: init");
     return XGPU_STATUS_SUCCESS;
   });
-}
-
-const char* stub_status_name(xgpu_status status) {
-  switch (status) {
-    case XGPU_STATUS_SUCCESS:
-      return "XGPU_STATUS_SUCCESS";
-    case XGPU_STATUS_MODULE_EXCEPTION:
-      return "XGPU_STATUS_MODULE_EXCEPTION";
-    case XGPU_STATUS_UNSUPPORTED:
-      return "XGPU_STATUS_UNSUPPORTED";
-    case XGPU_STATUS_INVALID_VALUE:
-      return "XGPU_STATUS_INVALID_VALUE";
-    case XGPU_STATUS_NOT_AVAILABLE:
-      return "XGPU_STATUS_NOT_AVAILABLE";
-    default:
-      return "UNKNOWN";
-  }
-}
-
-xgpu_status stub_last_error(char* buffer, size_t capacity, size_t* size_ret) {
-  return guard([&] { return copy_out(last_error_text, buffer, capacity, size_ret); });
 }
 
 xgpu_status stub_device_count(uint32_t* count) {
@@ -85,7 +49,7 @@ xgpu_status stub_device_count(uint32_t* count) {
 #ifdef XGPU_STUB_THROWS
     throw std::runtime_error("stub: deliberate failure");
 #endif
-    if (!count) return XGPU_STATUS_INVALID_VALUE;
+    if (!count) fail(XGPU_STATUS_INVALID_VALUE, "stub: device_count: count is NULL");
     *count = 0;
     return XGPU_STATUS_SUCCESS;
   });
@@ -104,8 +68,8 @@ xgpu_status refuse(Args...) {
   t.abi_version = XGPU_BACKEND_ABI_VERSION;
   t.name = "stub";
   t.init = stub_init;
-  t.status_name = stub_status_name;
-  t.last_error = stub_last_error;
+  t.status_name = xgpu::common::status_name_or_unknown;
+  t.last_error = xgpu::common::last_error;
   t.retain = refuse;
   t.release = refuse;
   t.device_count = stub_device_count;

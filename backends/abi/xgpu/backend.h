@@ -27,7 +27,8 @@ extern "C" {
 
 typedef int32_t xgpu_status;
 
-/* Statuses the ABI reserves for itself, far from any OpenCL, CUDA or Level Zero code. */
+/* Statuses the ABI reserves for itself, far from any OpenCL, CUDA or Level Zero code.
+ * xgpu/backend_status.def lists the failures among them with the xgpu::Errc each becomes. */
 #define XGPU_STATUS_SUCCESS 0
 #define XGPU_STATUS_MODULE_EXCEPTION (-0x7F000001) /* a C++ exception was caught inside */
 #define XGPU_STATUS_UNSUPPORTED (-0x7F000002)      /* the module does not offer this   */

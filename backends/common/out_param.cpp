@@ -1,11 +1,11 @@
 // The (capacity, size_ret) idiom, written once.
-#include "out_param.hpp"
+#include "xgpu/common/out_param.hpp"
 
 #include <cstring>
 
-#include "errors.hpp"
+#include "xgpu/common/errors.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::common {
 
 Bytes bytes_of_string(const std::string& text) {
   const char* begin = text.c_str();
@@ -47,4 +47,4 @@ void copy_out(const void* data, size_t size, void* buffer, size_t capacity, size
   }
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::common

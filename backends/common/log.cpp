@@ -1,12 +1,12 @@
 // The host log callback, shared by every thread of the module.
-#include "log.hpp"
+#include "xgpu/common/log.hpp"
 
 #include <cstdarg>
 #include <cstddef>
 #include <cstdio>
 #include <mutex>
 
-namespace xgpu::opencl {
+namespace xgpu::common {
 namespace {
 
 struct LogSink {
@@ -44,4 +44,4 @@ void log_printf(int32_t level, const char* format, ...) noexcept {
   sink.log(sink.user, level, message);
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::common

@@ -8,7 +8,7 @@
 
 #include "xgpu/backend.h"
 
-namespace xgpu::opencl {
+namespace xgpu::common {
 
 /// The bytes of one answer, as they will be copied to the caller.
 using Bytes = std::vector<unsigned char>;
@@ -33,4 +33,4 @@ inline void copy_out(const Bytes& bytes, void* buffer, size_t capacity, size_t* 
   copy_out(bytes.data(), bytes.size(), buffer, capacity, size_ret);
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::common

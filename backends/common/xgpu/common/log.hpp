@@ -6,7 +6,7 @@
 
 #include "xgpu/backend.h"
 
-namespace xgpu::opencl {
+namespace xgpu::common {
 
 /// Keeps the host's callback; NULL or a too short struct silences the module.
 void set_log_host(const xgpu_host_v1* host) noexcept;
@@ -15,7 +15,7 @@ void set_log_host(const xgpu_host_v1* host) noexcept;
 void log_printf(int32_t level, const char* format, ...) noexcept
     __attribute__((format(printf, 2, 3)));
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::common
 
-#define XGPU_LOG_DEBUGF(...) ::xgpu::opencl::log_printf(XGPU_LOG_DEBUG, __VA_ARGS__)
-#define XGPU_LOG_WARNF(...) ::xgpu::opencl::log_printf(XGPU_LOG_WARN, __VA_ARGS__)
+#define XGPU_LOG_DEBUGF(...) ::xgpu::common::log_printf(XGPU_LOG_DEBUG, __VA_ARGS__)
+#define XGPU_LOG_WARNF(...) ::xgpu::common::log_printf(XGPU_LOG_WARN, __VA_ARGS__)
