@@ -1,11 +1,17 @@
-// Helpers shared by the xgpu unit tests: what the environment promises (set by CTest),
-// scoped environment variables, catching an xgpu::Error to inspect it, and small builders.
+// Helpers shared by the xgpu unit tests of every folder: what the environment promises (set
+// by CTest), scoped environment variables, catching an xgpu::Error to inspect it, and, for
+// the tests of element types (algorithms/), their names, host values, random inputs and
+// uploads.
 #pragma once
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 #include <xgpu/xgpu.hpp>
 
@@ -94,11 +100,141 @@ inline void check_error(const xgpu::Error& error, xgpu::Errc code,
   }
 }
 
+/// The implementations ("pocl", "oclgrind") the run must find, from
+/// XGPU_TEST_REQUIRE_PLATFORMS=pocl,oclgrind (CI sets it); none when unset.
+inline std::vector<std::string> required_platforms() {
+  std::vector<std::string> names;
+  const std::string list = env("XGPU_TEST_REQUIRE_PLATFORMS").value_or("");
+  for (std::size_t begin = 0; begin < list.size();) {
+    std::size_t end = list.find(',', begin);
+    if (end == std::string::npos) end = list.size();
+    if (end > begin) names.push_back(list.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return names;
+}
+
 /// Count of visible devices whose implementation is `name`.
 inline std::size_t count_implementation(const std::string& name) {
   std::size_t count = 0;
   for (const xgpu::Device& device : xgpu::devices()) count += device.info().implementation == name;
   return count;
+}
+
+// ---- Element types: float, double, int32, uint32 and half, as the kernels take them ------
+
+template <class T>
+constexpr bool is_half = std::is_same_v<T, xgpu::half>;
+template <class T>
+constexpr bool is_floating = std::is_floating_point_v<T> || is_half<T>;
+
+/// The host's type for computing with an element: float for half (as the kernels compute),
+/// the element's own type otherwise.
+template <class T>
+using HostValue = std::conditional_t<is_half<T>, float, T>;
+
+template <class T>
+constexpr const char* type_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, double>) return "double";
+  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  if constexpr (std::is_same_v<T, std::uint32_t>) return "uint32";
+  if constexpr (is_half<T>) return "half";
+}
+
+/// An element's value on the host: half as float, the rest as themselves.
+template <class T>
+HostValue<T> value_of(T element) {
+  if constexpr (is_half<T>)
+    return xgpu::to_float(element);
+  else
+    return element;
+}
+
+/// A host value stored as an element: to half through float (round to nearest even), the
+/// rest converted.
+template <class T>
+T element_of(double value) {
+  if constexpr (is_half<T>)
+    return xgpu::to_half(static_cast<float>(value));
+  else
+    return static_cast<T>(value);
+}
+
+/// Calls body(T{}) for each element type, in the order float, double, int32, uint32, half.
+template <class Body>
+void for_each_element_type(Body&& body) {
+  body(float{});
+  body(double{});
+  body(std::int32_t{});
+  body(std::uint32_t{});
+  body(xgpu::half{});
+}
+
+/// Runs check(device, T{}) for every element type on every device, a section per device.
+template <class Check>
+void for_each_device_and_element_type(Check&& check) {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      for_each_element_type([&](auto tag) { check(device, tag); });
+    }
+  }
+}
+
+/// Whether the device takes elements of T: double needs fp64.
+template <class T>
+bool supported(const xgpu::Device& device) {
+  return !std::is_same_v<T, double> || device.info().fp64;
+}
+
+/// Deterministic random elements: floats uniform in [low, high), integers uniform in
+/// [low, high] (clipped to the type's range). A small xorshift generator: std::mt19937 with
+/// a distribution takes seconds for the 32M elements of the large sizes.
+template <class T>
+std::vector<T> random_values(std::size_t n, unsigned seed, double low, double high) {
+  std::uint64_t state = 0x9E3779B97F4A7C15ull * (seed + 1);
+  std::vector<T> values(n);
+  if constexpr (is_floating<T>) {
+    for (T& v : values) {
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      // 53 random bits as a double in [0, 1)
+      v = element_of<T>(low + (high - low) * (static_cast<double>(state >> 11) * 0x1.0p-53));
+    }
+  } else {
+    const std::int64_t first =
+        std::max<std::int64_t>(static_cast<std::int64_t>(low), std::numeric_limits<T>::min());
+    const std::int64_t last =
+        std::min<std::int64_t>(static_cast<std::int64_t>(high), std::numeric_limits<T>::max());
+    const std::uint64_t count = static_cast<std::uint64_t>(last - first) + 1;
+    for (T& v : values) {
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      v = static_cast<T>(first + static_cast<std::int64_t>(state % count));
+    }
+  }
+  return values;
+}
+
+/// Random elements over a type's natural range: floats in [-1, 1), integers anywhere (to
+/// exercise wrapping).
+template <class T>
+std::vector<T> random_values(std::size_t n, unsigned seed) {
+  if constexpr (is_floating<T>)
+    return random_values<T>(n, seed, -1.0, 1.0);
+  else
+    return random_values<T>(n, seed, static_cast<double>(std::numeric_limits<T>::min()),
+                            static_cast<double>(std::numeric_limits<T>::max()));
+}
+
+/// A new buffer holding `host`.
+template <class T>
+xgpu::Buffer<T> upload(xgpu::Context& context, xgpu::Queue& queue, const std::vector<T>& host) {
+  xgpu::Buffer<T> buffer = context.alloc<T>(host.size());
+  queue.write(buffer, host);
+  return buffer;
 }
 
 }  // namespace xgpu_test

@@ -63,6 +63,9 @@ build_tree() {
 
 if [[ "${mode}" == test ]]; then
   install_packages "${kPackages[@]}" "${kTestPackages[@]}"
+  # The platforms the tests must find (tests/CMakeLists.txt): a missing one fails the
+  # configuration and the discovery test instead of silently narrowing every device test.
+  export XGPU_TEST_REQUIRE_PLATFORMS="${XGPU_TEST_REQUIRE_PLATFORMS-pocl,oclgrind}"
 else
   install_packages "${kPackages[@]}"
 fi

@@ -2,10 +2,12 @@
 """Runs `xgpu conform` as a user would and checks what it promises: the exit status, the last
 line `N passed, 0 failed, N skipped`, the time taken, and with --reports that the JUnit file
 parses as XML (one <testsuite> per device, skips with a message) and the JSON file as JSON
-with a fingerprint per device, which then serves as a --baseline.
+with a fingerprint per device, which then serves as a --baseline. With --allowed-skips FILE
+(tests/conform/allowed_skips/<device kind>.txt), a check that skips without being listed there
+fails the run, naming it; a listed check that ran is reported as a warning.
 
   check_conform_cli.py XGPU [--expect-devices N] [--expect-exit N] [--max-seconds S]
-                       [--reports] -- CONFORM-ARGUMENTS...
+                       [--reports] [--allowed-skips FILE] -- CONFORM-ARGUMENTS...
 """
 import argparse
 import json
@@ -62,6 +64,35 @@ def check_reports(junit_path, json_path, devices):
                 fail(f"JSON: skip of {result['name']} without a reason")
 
 
+def read_allowed_skips(path):
+    """The "suite/name" lines of an allowlist; `#` starts a comment."""
+    names = set()
+    with open(path) as lines:
+        for line in lines:
+            name = line.split("#", 1)[0].strip()
+            if name:
+                names.add(name)
+    return names
+
+
+def check_skips(json_path, allowed_path):
+    """Fails on a skip the allowlist does not name; warns of a listed check that ran."""
+    allowed = read_allowed_skips(allowed_path)
+    new, stale = [], []
+    for device in json.load(open(json_path))["devices"]:
+        for result in device["results"]:
+            name = f"{result['suite']}/{result['name']}"
+            if result["outcome"] == "skip" and name not in allowed:
+                new.append(f"{name} on {device['label']}: {result['detail']}")
+            elif result["outcome"] != "skip" and name in allowed:
+                stale.append(f"{name} on {device['label']} ({result['outcome']})")
+    for line in stale:
+        print(f"WARNING: listed in {allowed_path} but no longer skipped: {line}")
+    if new:
+        fail(f"newly skipped checks (if that is right, list each with the reason in "
+             f"{allowed_path}):\n  " + "\n  ".join(new))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("xgpu")
@@ -69,6 +100,8 @@ def main():
     parser.add_argument("--expect-exit", type=int, default=0)
     parser.add_argument("--max-seconds", type=float, default=0)
     parser.add_argument("--reports", action="store_true")
+    parser.add_argument("--allowed-skips", metavar="FILE",
+                        help="the checks that may skip, one suite/name per line")
     parser.add_argument("--expect-line", action="append", default=[],
                         help="a regex some line of stdout must match")
     parser.add_argument("--expect-last", default=SUMMARY.pattern,
@@ -82,6 +115,8 @@ def main():
     junit, report = os.path.join(work, "conform.xml"), os.path.join(work, "conform.json")
     if options.reports:
         arguments += ["--junit", junit, "--json", report]
+    elif options.allowed_skips:
+        arguments += ["--json", report]
     done, seconds = run(options.xgpu, arguments)
     if done.returncode != options.expect_exit:
         fail(f"expected exit {options.expect_exit}, got {done.returncode}", done)
@@ -96,6 +131,8 @@ def main():
         fail(f"expected {options.expect_devices} devices in the table, got {devices}", done)
     if options.max_seconds and seconds > options.max_seconds:
         fail(f"took {seconds:.1f} s, more than {options.max_seconds} s", done)
+    if options.allowed_skips:
+        check_skips(report, options.allowed_skips)
     if options.reports:
         check_reports(junit, report, options.expect_devices)
         # The report serves as a baseline: nothing changed since, on the same device.

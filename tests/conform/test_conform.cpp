@@ -1,15 +1,21 @@
-// Every registered conformance check on every device, one Catch2 section each (a skip is a
-// WARN with its reason, never a pass), and tests of the runner itself: a deliberately wrong
-// reference must come out as a failure with a clear line and a non-zero exit status.
+// Every registered conformance check on every device, one Catch2 section each, and tests of
+// the runner itself: a deliberately wrong reference must come out as a failure with a clear
+// line and a non-zero exit status. A skip passes only when the device kind's allowlist
+// (allowed_skips/<implementation>.txt, in the folder XGPU_CONFORM_ALLOWED_SKIPS names) lists
+// the check: a newly skipped check fails, naming itself; a listed check that ran is a warning.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <math_check.hpp>
 #include <memory>
+#include <optional>
 #include <report.hpp>
 #include <runner.hpp>
+#include <set>
 #include <sstream>
+#include <string>
 
 using namespace xgpu::conform;
 
@@ -31,20 +37,57 @@ Env& env_for(const xgpu::Device& device) {
   return *env;
 }
 
+// The checks a kind of device may skip: "suite/name" per line, `#` starts a comment.
+struct AllowedSkips {
+  std::string path;
+  std::set<std::string> names;
+};
+
+// The allowlist of the device's implementation ("pocl", "oclgrind"); nullopt when
+// XGPU_CONFORM_ALLOWED_SKIPS is unset (a run by hand), an empty list when it has no file.
+std::optional<AllowedSkips> allowed_skips(const xgpu::Device& device) {
+  const char* folder = std::getenv("XGPU_CONFORM_ALLOWED_SKIPS");
+  if (folder == nullptr || *folder == '\0') return std::nullopt;
+  AllowedSkips allowed{std::string(folder) + "/" + device.info().implementation + ".txt", {}};
+  std::ifstream in(allowed.path);
+  for (std::string line; std::getline(in, line);) {
+    line = line.substr(0, line.find('#'));
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    allowed.names.insert(line.substr(first, line.find_last_not_of(" \t") + 1 - first));
+  }
+  return allowed;
+}
+
 }  // namespace
 
 TEST_CASE("every conformance check on every device", "[conform][checks]") {
   static const Registry registry = all_checks();
   REQUIRE(!xgpu::devices().empty());
   for (const xgpu::Device& device : xgpu::devices()) {
+    const std::optional<AllowedSkips> allowed = allowed_skips(device);
     for (const Check& check : registry.checks()) {
-      DYNAMIC_SECTION(device.describe() << " " << check.suite << "/" << check.name) {
+      const std::string name = check.suite + "/" + check.name;
+      DYNAMIC_SECTION(device.describe() << " " << name) {
         const Result result = run_check(check, env_for(device));
-        if (result.outcome == Outcome::skip) {
-          WARN("SKIPPED " << check.suite << "/" << check.name << ": " << result.detail);
+        const bool listed = allowed && allowed->names.count(name) != 0;
+        if (result.outcome == Outcome::skip && !allowed) {
+          WARN("SKIPPED " << name << ": " << result.detail);
+        } else if (result.outcome == Outcome::skip) {
+          if (listed) {
+            SUCCEED("skipped, as " << allowed->path << " allows: " << result.detail);
+          } else {
+            FAIL_CHECK("newly skipped: " << name << " (" << result.detail << ") on "
+                                         << device.describe() << "; if that is right, list it "
+                                         << "with the reason in " << allowed->path);
+          }
         } else {
-          INFO(check.suite << "/" << check.name << ": " << result.detail);
+          INFO(name << ": " << result.detail);
           CHECK(result.outcome == Outcome::pass);
+          if (listed) {
+            WARN(name << " is listed in " << allowed->path << " but no longer skips: "
+                      << "remove it from the list");
+          }
         }
       }
     }

@@ -1,5 +1,6 @@
 // Device discovery: the device list, every DeviceInfo field, and the backend reports.
-// CTest tells each run what it should see (XGPU_TEST_EXPECT_POCL, XGPU_TEST_EXPECT_OCLGRIND).
+// CTest tells each run what it should see (XGPU_TEST_EXPECT_POCL, XGPU_TEST_EXPECT_OCLGRIND)
+// and what it must find (XGPU_TEST_REQUIRE_PLATFORMS).
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -41,6 +42,18 @@ TEST_CASE("discovery finds PoCL and Oclgrind when its ICD is listed", "[devices]
   }
   // A second call gives the same devices: discovery happens once.
   CHECK(xgpu::devices() == devices);
+}
+
+TEST_CASE("every platform the run requires is found", "[devices]") {
+  // XGPU_TEST_REQUIRE_PLATFORMS=pocl,oclgrind (tools/setup.sh test, so CI): a platform that
+  // is missing would otherwise only shrink every device loop, and its tests pass unrun.
+  const std::vector<std::string> required = xgpu_test::required_platforms();
+  if (required.empty()) SUCCEED("XGPU_TEST_REQUIRE_PLATFORMS is not set: nothing required");
+  for (const std::string& name : required) {
+    INFO("XGPU_TEST_REQUIRE_PLATFORMS names " << name << ", but no visible device is one: is "
+                                              << name << " installed and in the ICD folder?");
+    CHECK(count_implementation(name) >= 1);
+  }
 }
 
 TEST_CASE("devices are values that know their place", "[devices]") {

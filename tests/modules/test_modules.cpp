@@ -1,6 +1,6 @@
-// The module loader's side of the backend ABI, against the stub modules of tests/stub_backend
-// (their folder comes in XGPU_TEST_STUB_DIR): each bad module is refused with a reason that
-// names what is wrong, a good one loads, and nothing crashes.
+// The module loader's side of the backend ABI, against the stub modules of
+// tests/modules/stub_backend (their folder comes in XGPU_TEST_STUB_DIR): each bad module is
+// refused with a reason that names what is wrong, a good one loads, and nothing crashes.
 #include <algorithm>
 
 #include "test_support.hpp"

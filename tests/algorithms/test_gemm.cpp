@@ -17,7 +17,6 @@
 #include <cfloat>
 #include <cmath>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 #include <xgpu/algorithms.hpp>
@@ -29,46 +28,20 @@ using xgpu::half;
 using xgpu::Transpose;
 using xgpu_test::capture_error;
 using xgpu_test::check_error;
+using xgpu_test::element_of;
 using xgpu_test::is_oclgrind;
 using xgpu_test::is_pocl;
+using xgpu_test::random_values;
 using xgpu_test::ScopedEnv;
+using xgpu_test::type_name;
+using xgpu_test::value_of;
 
 namespace {
 
 template <class T>
-double value_of(T element) {
-  if constexpr (std::is_same_v<T, half>)
-    return xgpu::to_float(element);
-  else
-    return element;
-}
-template <class T>
-T element_of(double value) {
-  if constexpr (std::is_same_v<T, half>)
-    return xgpu::to_half(static_cast<float>(value));
-  else
-    return static_cast<T>(value);
-}
-template <class T>
 double epsilon() {
   return std::is_same_v<T, double> ? DBL_EPSILON : FLT_EPSILON;
 }
-template <class T>
-const char* type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, double>) return "double";
-  return "half";
-}
-
-template <class T>
-std::vector<T> random_matrix(std::size_t count, std::uint32_t seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<T> values(count);
-  for (T& v : values) v = element_of<T>(uniform(random));
-  return values;
-}
-
 /// One GEMM to run and check.
 struct Case {
   std::size_t m, n, k;
@@ -90,8 +63,9 @@ template <class T>
 void check_case(xgpu::Queue& queue, const Case& c, GemmEngine engine, std::size_t row_stride = 1) {
   INFO(describe(c, engine, type_name<T>()));
   const bool ta = c.ta == Transpose::yes, tb = c.tb == Transpose::yes;
-  const std::vector<T> a = random_matrix<T>(c.m * c.k, 11), b = random_matrix<T>(c.k * c.n, 12);
-  std::vector<T> c0 = random_matrix<T>(c.m * c.n, 13);
+  const std::vector<T> a = random_values<T>(c.m * c.k, 11, -1, 1),
+                       b = random_values<T>(c.k * c.n, 12, -1, 1);
+  std::vector<T> c0 = random_values<T>(c.m * c.n, 13, -1, 1);
   if (c.beta == 0) c0.assign(c0.size(), element_of<T>(std::nan("")));
   xgpu::Context context = queue.context();
   auto da = context.alloc<T>(a.size()), db = context.alloc<T>(b.size()),
@@ -257,7 +231,7 @@ TEST_CASE("gemm with k == 0 or alpha == 0 scales C and reads neither A nor B", "
       xgpu::Context context(device);
       xgpu::Queue queue = context.queue();
       const std::size_t m = 5, n = 7;
-      const std::vector<float> c0 = random_matrix<float>(m * n, 3);
+      const std::vector<float> c0 = random_values<float>(m * n, 3, -1, 1);
       auto c = context.alloc<float>(m * n);
       xgpu::Buffer<float> empty;
       // k == 0: A and B hold nothing; may even be empty handles.

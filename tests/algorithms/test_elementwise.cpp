@@ -1,7 +1,8 @@
-// The element-wise operations, transpose and row softmax of the algorithms library on every
-// device, against host references: every element type, the sizes around the work-group
-// size, 2^20 + 3 and (PoCL only) one near max_allocation / 8 bytes, in-place use, the
-// errors, and the special values (division by zero, infinities, NaN).
+// The element-wise operations of the algorithms library (fill, copy, axpy, scale, the
+// arithmetic, abs, relu and the math functions) on every device, against host references:
+// every element type, the sizes around the work-group size, 2^20 + 3 and (PoCL only) one near
+// max_allocation / 8 bytes, in-place use, the errors, and the special values (division by
+// zero, infinities, NaN). Transpose and softmax have files of their own.
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -16,40 +17,20 @@
 using xgpu::half;
 using xgpu_test::capture_error;
 using xgpu_test::check_error;
+using xgpu_test::element_of;
+using xgpu_test::for_each_device_and_element_type;
+using xgpu_test::is_floating;
 using xgpu_test::is_oclgrind;
 using xgpu_test::is_pocl;
+using xgpu_test::random_values;
+using xgpu_test::supported;
+using xgpu_test::type_name;
+using xgpu_test::upload;
+using xgpu_test::value_of;
 
 namespace {
 
 // ---- Element types on the host ----------------------------------------------------------
-
-template <class T>
-constexpr const char* type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, double>) return "double";
-  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
-  if constexpr (std::is_same_v<T, std::uint32_t>) return "uint32";
-  if constexpr (std::is_same_v<T, half>) return "half";
-}
-
-template <class T>
-constexpr bool is_floating = std::is_floating_point_v<T> || std::is_same_v<T, half>;
-
-/// The value a host reference computes with (float for half, as the kernels do).
-template <class T>
-xgpu::scalar_t<T> value_of(T element) {
-  if constexpr (std::is_same_v<T, half>)
-    return xgpu::to_float(element);
-  else
-    return element;
-}
-template <class T>
-T element_of(xgpu::scalar_t<T> value) {
-  if constexpr (std::is_same_v<T, half>)
-    return xgpu::to_half(value);
-  else
-    return value;
-}
 
 /// Distance in representable values (ulps) between two floats, doubles or halves: their bit
 /// patterns mapped onto one increasing integer line (-0 and +0 are 0 apart).
@@ -90,21 +71,13 @@ T rounded(long double reference) {
     return static_cast<T>(reference);
 }
 
-/// Random inputs: floats in [low, high]; integers over their whole range (to wrap).
+/// Random inputs: floats in [low, high); integers over their whole range (to wrap).
 template <class T>
-std::vector<T> random_values(std::size_t n, std::uint32_t seed, double low = -100,
-                             double high = 100) {
-  std::mt19937 random(seed);
-  std::vector<T> values(n);
-  if constexpr (is_floating<T>) {
-    std::uniform_real_distribution<double> uniform(low, high);
-    for (T& v : values) v = element_of<T>(static_cast<xgpu::scalar_t<T>>(uniform(random)));
-  } else {
-    std::uniform_int_distribution<T> uniform(std::numeric_limits<T>::min(),
-                                             std::numeric_limits<T>::max());
-    for (T& v : values) v = uniform(random);
-  }
-  return values;
+std::vector<T> inputs(std::size_t n, unsigned seed, double low = -100, double high = 100) {
+  if constexpr (is_floating<T>)
+    return random_values<T>(n, seed, low, high);
+  else
+    return random_values<T>(n, seed);
 }
 
 /// Integer arithmetic wraps modulo 2^32, computed in uint32 to stay defined on the host too.
@@ -114,18 +87,6 @@ T wrap(std::uint32_t value) {
 }
 
 // ---- Devices, buffers, sizes --------------------------------------------------------------
-
-template <class T>
-xgpu::Buffer<T> upload(xgpu::Context& context, xgpu::Queue& queue, const std::vector<T>& host) {
-  xgpu::Buffer<T> buffer = context.alloc<T>(host.size());
-  queue.write(buffer, host);
-  return buffer;
-}
-
-template <class T>
-bool supported(const xgpu::Device& device) {
-  return !std::is_same_v<T, double> || device.info().fp64;
-}
 
 /// The work-group size the element-wise kernels run with, found as the library finds it
 /// (work_group_size(kernel, 256): the kernel's limit rounded down to its preferred multiple).
@@ -153,7 +114,7 @@ std::vector<std::size_t> sizes_for(const xgpu::Device& device, std::size_t group
 template <class T>
 void check_fill_copy_axpy_scale(xgpu::Context& context, xgpu::Queue& queue, std::size_t n) {
   INFO(type_name<T>() << ", " << n << " elements");
-  const std::vector<T> x = random_values<T>(n, 1), y = random_values<T>(n, 2);
+  const std::vector<T> x = inputs<T>(n, 1), y = inputs<T>(n, 2);
   xgpu::Buffer<T> dx = upload(context, queue, x), dy = upload(context, queue, y);
   xgpu::Buffer<T> filled = context.alloc<T>(n), copied = context.alloc<T>(n);
 
@@ -265,7 +226,7 @@ T binary_reference(Binary op, T a, T b) {
 template <class T>
 void check_binary(xgpu::Context& context, xgpu::Queue& queue, Binary op, std::size_t n) {
   INFO(type_name<T>() << " operation " << int(op) << " (add, sub, mul, div), " << n << " elements");
-  std::vector<T> a = random_values<T>(n, 3), b = random_values<T>(n, 4);
+  std::vector<T> a = inputs<T>(n, 3), b = inputs<T>(n, 4);
   if constexpr (!is_floating<T>) {
     // Small divisors too, or integer quotients would nearly all be 0 or +-1, and the
     // defined corner cases.
@@ -411,7 +372,7 @@ void check_unary(xgpu::Context& context, xgpu::Queue& queue, Unary op, std::size
   INFO(type_name<T>() << " " << unary_name(op) << ", " << n << " elements"
                       << (in_place ? ", in place" : ""));
   const auto [low, high] = unary_domain(op, std::is_same_v<T, half>);
-  const std::vector<T> x = random_values<T>(n, 5, low, high);
+  const std::vector<T> x = inputs<T>(n, 5, low, high);
   xgpu::Buffer<T> in = upload(context, queue, x);
   xgpu::Buffer<T> out = in_place ? in : context.alloc<T>(n);
   xgpu::Event event = run_unary(queue, op, in, out);
@@ -457,28 +418,22 @@ void for_unary_sizes(const xgpu::Device& device) {
   }
 }
 
-/// Runs `check<T>(device)` for the five element types on every device.
-#define FOR_EVERY_TYPE(check)                          \
-  for (const xgpu::Device& device : xgpu::devices()) { \
-    DYNAMIC_SECTION(device.describe()) {               \
-      check<float>(device);                            \
-      check<double>(device);                           \
-      check<std::int32_t>(device);                     \
-      check<std::uint32_t>(device);                    \
-      check<half>(device);                             \
-    }                                                  \
-  }
-
 }  // namespace
 
-TEST_CASE("fill, copy, axpy and scale for every type and size",
-          "[elementwise]"){FOR_EVERY_TYPE(for_basic_sizes)}
+TEST_CASE("fill, copy, axpy and scale for every type and size", "[elementwise]") {
+  for_each_device_and_element_type(
+      [](const xgpu::Device& device, auto tag) { for_basic_sizes<decltype(tag)>(device); });
+}
 
-TEST_CASE("add, sub, mul and div for every type and size",
-          "[elementwise]"){FOR_EVERY_TYPE(for_binary_sizes)}
+TEST_CASE("add, sub, mul and div for every type and size", "[elementwise]") {
+  for_each_device_and_element_type(
+      [](const xgpu::Device& device, auto tag) { for_binary_sizes<decltype(tag)>(device); });
+}
 
-TEST_CASE("abs, relu and the math functions for every type and size",
-          "[elementwise]"){FOR_EVERY_TYPE(for_unary_sizes)}
+TEST_CASE("abs, relu and the math functions for every type and size", "[elementwise]") {
+  for_each_device_and_element_type(
+      [](const xgpu::Device& device, auto tag) { for_unary_sizes<decltype(tag)>(device); });
+}
 
 TEST_CASE("fill and axpy near max_allocation / 8 bytes", "[elementwise]") {
   for (const xgpu::Device& device : xgpu::devices()) {
@@ -601,7 +556,7 @@ TEST_CASE("element-wise operations in place", "[elementwise]") {
       xgpu::Context context(device);
       xgpu::Queue queue = context.queue();
       const std::size_t n = 1031;
-      const std::vector<float> x = random_values<float>(n, 8);
+      const std::vector<float> x = inputs<float>(n, 8);
       xgpu::Buffer<float> a = upload(context, queue, x);
       xgpu::add(queue, a, a, a);  // a = a + a
       std::vector<float> expected(n);
@@ -649,229 +604,6 @@ TEST_CASE("element-wise errors: mismatched sizes, double without fp64", "[elemen
         auto d = context.alloc<double>(4);
         check_error(capture_error([&] { xgpu::fill(queue, d, 1.0); }), xgpu::Errc::unsupported,
                     {"xgpu::fill", "double"});
-      }
-    }
-  }
-}
-
-// ---- transpose ------------------------------------------------------------------------------
-
-namespace {
-
-/// Values whose bits differ everywhere; half gets every 16-bit pattern, NaNs included, which
-/// transpose must move unchanged.
-template <class T>
-std::vector<T> distinct_values(std::size_t n) {
-  std::vector<T> values(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if constexpr (std::is_same_v<T, half>)
-      values[i] = half{static_cast<std::uint16_t>(i * 40503u + 7u)};
-    else
-      values[i] = static_cast<T>(i * 3 + 1);
-  }
-  return values;
-}
-
-template <class T>
-void check_transpose(xgpu::Context& context, xgpu::Queue& queue, std::size_t rows, std::size_t cols,
-                     std::size_t extra = 0) {
-  INFO(type_name<T>() << " transpose of " << rows << " x " << cols);
-  const std::vector<T> in = distinct_values<T>(rows * cols + extra);
-  xgpu::Buffer<T> din = upload(context, queue, in);
-  std::vector<T> sentinel(rows * cols + extra, distinct_values<T>(1)[0]);
-  xgpu::Buffer<T> dout = upload(context, queue, sentinel);
-  xgpu::Event event = xgpu::transpose(queue, din, dout, rows, cols);
-  CHECK(static_cast<bool>(event) == (rows * cols != 0));
-  const std::vector<T> got = queue.read(dout);
-  std::size_t wrong = 0;
-  for (std::size_t r = 0; r < rows; ++r)
-    for (std::size_t c = 0; c < cols; ++c)
-      if (!(got[c * rows + r] == in[r * cols + c]) && wrong++ < 5)
-        FAIL_CHECK("out[" << c << "][" << r << "] differs from in[" << r << "][" << c << "]");
-  CHECK(wrong == 0);
-  for (std::size_t i = rows * cols; i < got.size(); ++i) CHECK(got[i] == sentinel[i]);  // untouched
-}
-
-template <class T>
-void transpose_shapes(const xgpu::Device& device) {
-  if (!supported<T>(device)) return;
-  xgpu::Context context(device);
-  xgpu::Queue queue = context.queue();
-  const std::size_t n = is_oclgrind(device) ? 131 : 4099;
-  const std::pair<std::size_t, std::size_t> shapes[] = {
-      {0, 0}, {0, 5}, {5, 0}, {1, 1}, {1, n}, {n, 1}, {2, 3}, {33, 65}, {17, 100}, {64, 64}};
-  for (const auto& [rows, cols] : shapes) check_transpose<T>(context, queue, rows, cols);
-  check_transpose<T>(context, queue, 31, 33, 7);  // larger buffers: the rest is left alone
-  if (is_oclgrind(device)) {
-    check_transpose<T>(context, queue, 37, 131);
-  } else {
-    check_transpose<T>(context, queue, 37, 1031);
-    check_transpose<T>(context, queue, 1031, 37);
-    check_transpose<T>(context, queue, 1000, 1025);
-  }
-}
-
-}  // namespace
-
-TEST_CASE("transpose of every type and shape", "[elementwise]"){FOR_EVERY_TYPE(transpose_shapes)}
-
-TEST_CASE("transpose errors: small buffers, the same buffer, overflow", "[elementwise]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      auto a = context.alloc<float>(12), b = context.alloc<float>(11);
-      const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
-      check_error(capture_error([&] { xgpu::transpose(queue, a, b, 3, 4); }), invalid,
-                  {"xgpu::transpose", "out", "11", "12"});
-      check_error(capture_error([&] { xgpu::transpose(queue, b, a, 4, 3); }), invalid,
-                  {"xgpu::transpose", "in"});
-      check_error(capture_error([&] { xgpu::transpose(queue, a, a, 3, 4); }), invalid,
-                  {"xgpu::transpose", "same buffer"});
-      check_error(capture_error([&] {
-                    xgpu::transpose(queue, a, b, std::size_t{1} << 40, std::size_t{1} << 30);
-                  }),
-                  invalid, {"xgpu::transpose"});
-      // 2^31 elements: one past what the kernels' 32-bit indices take with a tile's headroom.
-      check_error(capture_error([&] { xgpu::transpose(queue, a, b, std::size_t{1} << 31, 1); }),
-                  invalid, {"xgpu::transpose", "2^31 - 1"});
-      CHECK_FALSE(xgpu::transpose(queue, a, a, 0, 4));  // nothing to move: not an error
-    }
-  }
-}
-
-// ---- softmax --------------------------------------------------------------------------------
-
-namespace {
-
-/// Checks softmax of `values` (rows x cols) against a long double reference computed the
-/// way the kernels define it (an entry equal to the row maximum weighs exactly 1). Bound,
-/// relative to each result: the exp's few ulp, the rounding of a sum of up to cols terms
-/// ((cols - 1) eps at worst) and the division: (cols + 8) eps. Half adds its own rounding
-/// (2^-11 relative) and, for results below its normal range, 2^-25 absolute; results below
-/// the compute type's normal range may be flushed to 0 (FLT_MIN, DBL_MIN absolute).
-template <class T>
-void check_softmax(xgpu::Context& context, xgpu::Queue& queue, std::size_t rows, std::size_t cols,
-                   const std::vector<T>& values, bool in_place = false) {
-  INFO(type_name<T>() << " softmax of " << rows << " x " << cols << (in_place ? " in place" : ""));
-  xgpu::Buffer<T> in = upload(context, queue, values);
-  xgpu::Buffer<T> out = in_place ? in : context.alloc<T>(values.size());
-  xgpu::Event event = xgpu::softmax_rows(queue, in, out, rows, cols);
-  CHECK(static_cast<bool>(event) == (rows * cols != 0));
-  const std::vector<T> got = queue.read(out);
-  using Compute = xgpu::scalar_t<T>;
-  const long double epsilon = std::numeric_limits<Compute>::epsilon();
-  long double relative = (cols + 8) * epsilon, absolute = std::numeric_limits<Compute>::min();
-  if constexpr (std::is_same_v<T, half>) {
-    relative += 1.0L / 2048;
-    absolute = 1.0L / (1 << 25);
-  }
-  std::size_t wrong = 0;
-  for (std::size_t r = 0; r < rows; ++r) {
-    const std::size_t first = r * cols;
-    long double maximum = -INFINITY;
-    bool nan = false;
-    for (std::size_t c = 0; c < cols; ++c) {
-      const long double x = value_of(values[first + c]);
-      nan = nan || std::isnan(x);
-      if (x > maximum) maximum = x;
-    }
-    long double sum = 0, got_sum = 0;
-    std::vector<long double> weight(cols);
-    for (std::size_t c = 0; c < cols; ++c) {
-      const long double x = value_of(values[first + c]);
-      weight[c] = x == maximum ? 1.0L : std::exp(x - maximum);
-      sum += weight[c];
-    }
-    for (std::size_t c = 0; c < cols; ++c) {
-      const long double result = value_of(got[first + c]);
-      got_sum += result;
-      const long double expected = weight[c] / sum;
-      const bool good =
-          nan ? std::isnan(result) : std::fabs(result - expected) <= relative * expected + absolute;
-      if (!good && wrong++ < 5)
-        FAIL_CHECK("[" << r << "][" << c << "] of " << +value_of(values[first + c]) << ": expected "
-                       << double(expected) << ", got " << double(result));
-    }
-    if (cols > 0 && !nan && !(std::fabs(got_sum - 1) <= relative + cols * absolute) && wrong++ < 5)
-      FAIL_CHECK("row " << r << " sums to " << double(got_sum));
-  }
-  CHECK(wrong == 0);
-}
-
-template <class T>
-void softmax_shapes(const xgpu::Device& device) {
-  if constexpr (!is_floating<T>) {
-    return;
-  } else {
-    if (!supported<T>(device)) return;
-    xgpu::Context context(device);
-    xgpu::Queue queue = context.queue();
-    std::vector<std::pair<std::size_t, std::size_t>> shapes{
-        {0, 0},  {0, 7},  {7, 0},   {1, 1},   {3, 2},    {5, 31},
-        {5, 32}, {5, 33}, {3, 255}, {3, 257}, {4, 1031}, {1, 4099}};
-    if (!is_oclgrind(device)) {
-      shapes.insert(shapes.end(), {{1000, 257}, {20000, 10}, {2, (std::size_t{1} << 20) + 3}});
-    }
-    for (const auto& [rows, cols] : shapes) {
-      check_softmax<T>(
-          context, queue, rows, cols,
-          random_values<T>(rows * cols, static_cast<std::uint32_t>(rows + cols), -10, 10));
-    }
-    check_softmax<T>(context, queue, 3, 257, random_values<T>(3 * 257, 9, -10, 10), true);
-
-    // Large magnitudes and infinities, in narrow (one item per row) and wide rows.
-    using S = xgpu::scalar_t<T>;
-    const S inf = std::numeric_limits<S>::infinity(), nan = std::numeric_limits<S>::quiet_NaN();
-    for (std::size_t cols : {std::size_t{6}, std::size_t{300}}) {
-      const std::size_t rows = 6;
-      std::vector<T> values(rows * cols);
-      for (std::size_t c = 0; c < cols; ++c) {
-        const S big = std::is_same_v<T, half> ? S(60000) : S(1000);
-        values[0 * cols + c] = element_of<T>(c % 2 ? big : -big);             // 1000, -1000
-        values[1 * cols + c] = element_of<T>(-inf);                           // all -inf: uniform
-        values[2 * cols + c] = element_of<T>(c % 3 ? -inf : S(c % 5));        // some -inf: weight 0
-        values[3 * cols + c] = element_of<T>(c == 1 || c == 4 ? inf : S(c));  // two +inf share
-        values[4 * cols + c] = element_of<T>(c == 2 ? nan : S(c));            // NaN: the row is NaN
-        values[5 * cols + c] = element_of<T>(-big - S(c % 7));                // all very negative
-      }
-      check_softmax<T>(context, queue, rows, cols, values);
-    }
-  }
-}
-
-}  // namespace
-
-TEST_CASE("softmax_rows of every floating type and shape", "[elementwise]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      softmax_shapes<float>(device);
-      softmax_shapes<double>(device);
-      softmax_shapes<half>(device);
-    }
-  }
-}
-
-TEST_CASE("softmax_rows errors: small buffers, overflow", "[elementwise]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      auto a = context.alloc<float>(12), b = context.alloc<float>(11);
-      const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
-      check_error(capture_error([&] { xgpu::softmax_rows(queue, a, b, 3, 4); }), invalid,
-                  {"xgpu::softmax_rows", "out", "11", "12"});
-      check_error(capture_error([&] { xgpu::softmax_rows(queue, b, a, 2, 6); }), invalid,
-                  {"xgpu::softmax_rows", "in"});
-      check_error(capture_error([&] {
-                    xgpu::softmax_rows(queue, a, a, std::size_t{1} << 40, std::size_t{1} << 30);
-                  }),
-                  invalid, {"xgpu::softmax_rows"});
-      CHECK_FALSE(xgpu::softmax_rows(queue, a, b, 0, 4));
-      if (!device.info().fp64) {
-        auto d = context.alloc<double>(4);
-        check_error(capture_error([&] { xgpu::softmax_rows(queue, d, d, 2, 2); }),
-                    xgpu::Errc::unsupported, {"xgpu::softmax_rows", "double"});
       }
     }
   }

@@ -3,10 +3,10 @@
 #include <random>
 #include <string_view>
 
-#include "cache/cache_test_support.hpp"
 #include "cache/entry.hpp"
 #include "cache/key.hpp"
 #include "cache/settings.hpp"
+#include "cache_test_support.hpp"
 #include "objects.hpp"  // and through it the core's registry.hpp (DeviceRecord)
 #include "test_support.hpp"
 

@@ -1,0 +1,158 @@
+// xgpu::softmax_rows on every device, against a long double host reference: float, double
+// and half, empty, narrow and wide rows (one item per row, one group per row), in place,
+// large magnitudes, infinities and NaN in a row, and the errors.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+#include <xgpu/algorithms.hpp>
+
+#include "test_support.hpp"
+
+using xgpu::half;
+using xgpu_test::capture_error;
+using xgpu_test::check_error;
+using xgpu_test::element_of;
+using xgpu_test::is_floating;
+using xgpu_test::is_oclgrind;
+using xgpu_test::random_values;
+using xgpu_test::supported;
+using xgpu_test::type_name;
+using xgpu_test::upload;
+using xgpu_test::value_of;
+
+namespace {
+
+/// Checks softmax of `values` (rows x cols) against a long double reference computed the
+/// way the kernels define it (an entry equal to the row maximum weighs exactly 1). Bound,
+/// relative to each result: the exp's few ulp, the rounding of a sum of up to cols terms
+/// ((cols - 1) eps at worst) and the division: (cols + 8) eps. Half adds its own rounding
+/// (2^-11 relative) and, for results below its normal range, 2^-25 absolute; results below
+/// the compute type's normal range may be flushed to 0 (FLT_MIN, DBL_MIN absolute).
+template <class T>
+void check_softmax(xgpu::Context& context, xgpu::Queue& queue, std::size_t rows, std::size_t cols,
+                   const std::vector<T>& values, bool in_place = false) {
+  INFO(type_name<T>() << " softmax of " << rows << " x " << cols << (in_place ? " in place" : ""));
+  xgpu::Buffer<T> in = upload(context, queue, values);
+  xgpu::Buffer<T> out = in_place ? in : context.alloc<T>(values.size());
+  xgpu::Event event = xgpu::softmax_rows(queue, in, out, rows, cols);
+  CHECK(static_cast<bool>(event) == (rows * cols != 0));
+  const std::vector<T> got = queue.read(out);
+  using Compute = xgpu::scalar_t<T>;
+  const long double epsilon = std::numeric_limits<Compute>::epsilon();
+  long double relative = (cols + 8) * epsilon, absolute = std::numeric_limits<Compute>::min();
+  if constexpr (std::is_same_v<T, half>) {
+    relative += 1.0L / 2048;
+    absolute = 1.0L / (1 << 25);
+  }
+  std::size_t wrong = 0;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t first = r * cols;
+    long double maximum = -INFINITY;
+    bool nan = false;
+    for (std::size_t c = 0; c < cols; ++c) {
+      const long double x = value_of(values[first + c]);
+      nan = nan || std::isnan(x);
+      if (x > maximum) maximum = x;
+    }
+    long double sum = 0, got_sum = 0;
+    std::vector<long double> weight(cols);
+    for (std::size_t c = 0; c < cols; ++c) {
+      const long double x = value_of(values[first + c]);
+      weight[c] = x == maximum ? 1.0L : std::exp(x - maximum);
+      sum += weight[c];
+    }
+    for (std::size_t c = 0; c < cols; ++c) {
+      const long double result = value_of(got[first + c]);
+      got_sum += result;
+      const long double expected = weight[c] / sum;
+      const bool good =
+          nan ? std::isnan(result) : std::fabs(result - expected) <= relative * expected + absolute;
+      if (!good && wrong++ < 5)
+        FAIL_CHECK("[" << r << "][" << c << "] of " << +value_of(values[first + c]) << ": expected "
+                       << double(expected) << ", got " << double(result));
+    }
+    if (cols > 0 && !nan && !(std::fabs(got_sum - 1) <= relative + cols * absolute) && wrong++ < 5)
+      FAIL_CHECK("row " << r << " sums to " << double(got_sum));
+  }
+  CHECK(wrong == 0);
+}
+
+template <class T>
+void softmax_shapes(const xgpu::Device& device) {
+  if constexpr (!is_floating<T>) {
+    return;
+  } else {
+    if (!supported<T>(device)) return;
+    xgpu::Context context(device);
+    xgpu::Queue queue = context.queue();
+    std::vector<std::pair<std::size_t, std::size_t>> shapes{
+        {0, 0},  {0, 7},  {7, 0},   {1, 1},   {3, 2},    {5, 31},
+        {5, 32}, {5, 33}, {3, 255}, {3, 257}, {4, 1031}, {1, 4099}};
+    if (!is_oclgrind(device)) {
+      shapes.insert(shapes.end(), {{1000, 257}, {20000, 10}, {2, (std::size_t{1} << 20) + 3}});
+    }
+    for (const auto& [rows, cols] : shapes) {
+      check_softmax<T>(
+          context, queue, rows, cols,
+          random_values<T>(rows * cols, static_cast<std::uint32_t>(rows + cols), -10, 10));
+    }
+    check_softmax<T>(context, queue, 3, 257, random_values<T>(3 * 257, 9, -10, 10), true);
+
+    // Large magnitudes and infinities, in narrow (one item per row) and wide rows.
+    using S = xgpu::scalar_t<T>;
+    const S inf = std::numeric_limits<S>::infinity(), nan = std::numeric_limits<S>::quiet_NaN();
+    for (std::size_t cols : {std::size_t{6}, std::size_t{300}}) {
+      const std::size_t rows = 6;
+      std::vector<T> values(rows * cols);
+      for (std::size_t c = 0; c < cols; ++c) {
+        const S big = std::is_same_v<T, half> ? S(60000) : S(1000);
+        values[0 * cols + c] = element_of<T>(c % 2 ? big : -big);             // 1000, -1000
+        values[1 * cols + c] = element_of<T>(-inf);                           // all -inf: uniform
+        values[2 * cols + c] = element_of<T>(c % 3 ? -inf : S(c % 5));        // some -inf: weight 0
+        values[3 * cols + c] = element_of<T>(c == 1 || c == 4 ? inf : S(c));  // two +inf share
+        values[4 * cols + c] = element_of<T>(c == 2 ? nan : S(c));            // NaN: the row is NaN
+        values[5 * cols + c] = element_of<T>(-big - S(c % 7));                // all very negative
+      }
+      check_softmax<T>(context, queue, rows, cols, values);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("softmax_rows of every floating type and shape", "[softmax]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      softmax_shapes<float>(device);
+      softmax_shapes<double>(device);
+      softmax_shapes<half>(device);
+    }
+  }
+}
+
+TEST_CASE("softmax_rows errors: small buffers, overflow", "[softmax]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      auto a = context.alloc<float>(12), b = context.alloc<float>(11);
+      const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
+      check_error(capture_error([&] { xgpu::softmax_rows(queue, a, b, 3, 4); }), invalid,
+                  {"xgpu::softmax_rows", "out", "11", "12"});
+      check_error(capture_error([&] { xgpu::softmax_rows(queue, b, a, 2, 6); }), invalid,
+                  {"xgpu::softmax_rows", "in"});
+      check_error(capture_error([&] {
+                    xgpu::softmax_rows(queue, a, a, std::size_t{1} << 40, std::size_t{1} << 30);
+                  }),
+                  invalid, {"xgpu::softmax_rows"});
+      CHECK_FALSE(xgpu::softmax_rows(queue, a, b, 0, 4));
+      if (!device.info().fp64) {
+        auto d = context.alloc<double>(4);
+        check_error(capture_error([&] { xgpu::softmax_rows(queue, d, d, 2, 2); }),
+                    xgpu::Errc::unsupported, {"xgpu::softmax_rows", "double"});
+      }
+    }
+  }
+}

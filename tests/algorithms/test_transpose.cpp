@@ -1,0 +1,106 @@
+// xgpu::transpose on every device, against the host's index arithmetic: every element type
+// (half with every bit pattern, NaNs included, which must move unchanged), empty, thin,
+// square and odd shapes around the kernel's tiles, buffers larger than the matrix (the rest
+// left alone), and the errors.
+#include <cstdint>
+#include <utility>
+#include <vector>
+#include <xgpu/algorithms.hpp>
+
+#include "test_support.hpp"
+
+using xgpu::half;
+using xgpu_test::capture_error;
+using xgpu_test::check_error;
+using xgpu_test::for_each_device_and_element_type;
+using xgpu_test::is_oclgrind;
+using xgpu_test::supported;
+using xgpu_test::type_name;
+using xgpu_test::upload;
+
+namespace {
+
+/// Values whose bits differ everywhere; half gets every 16-bit pattern, NaNs included, which
+/// transpose must move unchanged.
+template <class T>
+std::vector<T> distinct_values(std::size_t n) {
+  std::vector<T> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, half>)
+      values[i] = half{static_cast<std::uint16_t>(i * 40503u + 7u)};
+    else
+      values[i] = static_cast<T>(i * 3 + 1);
+  }
+  return values;
+}
+
+template <class T>
+void check_transpose(xgpu::Context& context, xgpu::Queue& queue, std::size_t rows, std::size_t cols,
+                     std::size_t extra = 0) {
+  INFO(type_name<T>() << " transpose of " << rows << " x " << cols);
+  const std::vector<T> in = distinct_values<T>(rows * cols + extra);
+  xgpu::Buffer<T> din = upload(context, queue, in);
+  std::vector<T> sentinel(rows * cols + extra, distinct_values<T>(1)[0]);
+  xgpu::Buffer<T> dout = upload(context, queue, sentinel);
+  xgpu::Event event = xgpu::transpose(queue, din, dout, rows, cols);
+  CHECK(static_cast<bool>(event) == (rows * cols != 0));
+  const std::vector<T> got = queue.read(dout);
+  std::size_t wrong = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c)
+      if (!(got[c * rows + r] == in[r * cols + c]) && wrong++ < 5)
+        FAIL_CHECK("out[" << c << "][" << r << "] differs from in[" << r << "][" << c << "]");
+  CHECK(wrong == 0);
+  for (std::size_t i = rows * cols; i < got.size(); ++i) CHECK(got[i] == sentinel[i]);  // untouched
+}
+
+template <class T>
+void transpose_shapes(const xgpu::Device& device) {
+  if (!supported<T>(device)) return;
+  xgpu::Context context(device);
+  xgpu::Queue queue = context.queue();
+  const std::size_t n = is_oclgrind(device) ? 131 : 4099;
+  const std::pair<std::size_t, std::size_t> shapes[] = {
+      {0, 0}, {0, 5}, {5, 0}, {1, 1}, {1, n}, {n, 1}, {2, 3}, {33, 65}, {17, 100}, {64, 64}};
+  for (const auto& [rows, cols] : shapes) check_transpose<T>(context, queue, rows, cols);
+  check_transpose<T>(context, queue, 31, 33, 7);  // larger buffers: the rest is left alone
+  if (is_oclgrind(device)) {
+    check_transpose<T>(context, queue, 37, 131);
+  } else {
+    check_transpose<T>(context, queue, 37, 1031);
+    check_transpose<T>(context, queue, 1031, 37);
+    check_transpose<T>(context, queue, 1000, 1025);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("transpose of every type and shape", "[transpose]") {
+  for_each_device_and_element_type(
+      [](const xgpu::Device& device, auto tag) { transpose_shapes<decltype(tag)>(device); });
+}
+
+TEST_CASE("transpose errors: small buffers, the same buffer, overflow", "[transpose]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      auto a = context.alloc<float>(12), b = context.alloc<float>(11);
+      const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
+      check_error(capture_error([&] { xgpu::transpose(queue, a, b, 3, 4); }), invalid,
+                  {"xgpu::transpose", "out", "11", "12"});
+      check_error(capture_error([&] { xgpu::transpose(queue, b, a, 4, 3); }), invalid,
+                  {"xgpu::transpose", "in"});
+      check_error(capture_error([&] { xgpu::transpose(queue, a, a, 3, 4); }), invalid,
+                  {"xgpu::transpose", "same buffer"});
+      check_error(capture_error([&] {
+                    xgpu::transpose(queue, a, b, std::size_t{1} << 40, std::size_t{1} << 30);
+                  }),
+                  invalid, {"xgpu::transpose"});
+      // 2^31 elements: one past what the kernels' 32-bit indices take with a tile's headroom.
+      check_error(capture_error([&] { xgpu::transpose(queue, a, b, std::size_t{1} << 31, 1); }),
+                  invalid, {"xgpu::transpose", "2^31 - 1"});
+      CHECK_FALSE(xgpu::transpose(queue, a, a, 0, 4));  // nothing to move: not an error
+    }
+  }
+}
