@@ -11,8 +11,8 @@
 #include <random>
 #include <type_traits>
 #include <xgpu/algorithms.hpp>
+#include <xgpu/kernels.hpp>
 
-#include "algorithms/support.hpp"
 #include "test_support.hpp"
 
 using xgpu_test::capture_error;
@@ -388,9 +388,10 @@ TEST_CASE("the single-pass scan adds the input of tiles that are not done", "[re
     DYNAMIC_SECTION(device.describe()) {
       xgpu::Context context(device);
       xgpu::Queue queue = context.queue();
-      const xgpu::Kernel kernel = xgpu::detail::algo::library_kernel(
-          queue, "scan.cl", "xgpu_scan_single_pass",
-          std::string(xgpu::detail::algo::Element<float>::options) + " -DXGPU_W=4");
+      const xgpu::Kernel kernel =
+          context
+              .build(xgpu::kernels::source("scan.cl"), "-DXGPU_T=float -DXGPU_T_FLOAT -DXGPU_W=4")
+              .kernel("xgpu_scan_single_pass");
       const unsigned n = 1001, items = 4, chunk = 8,
                      tiles = (n + items * chunk - 1) / (items * chunk);
       const std::vector<float> host = random_elements<float>(n, 33);

@@ -9,7 +9,8 @@
 namespace xgpu::detail::algo {
 
 /// Whether a host BLAS with cblas_sgemm and cblas_dgemm could be opened (the first call
-/// tries: XGPU_HOST_BLAS, else libopenblas.so.0, then libblas.so.3). When not, and `why`
+/// opens xgpu::common::kHostBlasLibrary: XGPU_HOST_BLAS, else OpenBLAS, then the reference
+/// BLAS). When not, and `why`
 /// is given, what was tried and why each failed.
 bool host_blas_loaded(std::string* why);
 
