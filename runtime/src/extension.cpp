@@ -12,6 +12,10 @@
 namespace xgpu::ext {
 namespace {
 
+// map_async hands HostAccess bits to the module as they are.
+static_assert(host_read == XGPU_MAP_READ && host_write == XGPU_MAP_WRITE &&
+              host_write_invalidate == XGPU_MAP_WRITE_INVALIDATE);
+
 using detail::BufferCore;
 using detail::ContextState;
 
