@@ -1,5 +1,5 @@
 // The element type of the typed library kernels: build with -DXGPU_T=<type>
-// -DXGPU_T_<TYPE> (float, double, int, uint, half; see runtime/src/algorithms/support.hpp).
+// -DXGPU_T_<TYPE> (float, double, int, uint, half; see runtime/algorithms/src/support.hpp).
 // Built without options (as xgpu::kernels::source() users may), it is float. Include it
 // instead of xgpu_common.cl, which it includes.
 #ifndef XGPU_ELEMENT_CL

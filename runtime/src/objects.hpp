@@ -27,10 +27,9 @@ struct ContextState {
   std::mutex programs_mutex;
   std::map<std::string, std::shared_ptr<const ProgramState>> programs;  ///< by cache hash
 
-  /// The kernels of the algorithms library (runtime/src/algorithms), created once per
-  /// context, keyed by file, options and kernel name.
-  std::mutex library_mutex;
-  std::map<std::string, Kernel> library_kernels;
+  /// What libraries built on xgpu keep per context, by key (xgpu::ext::context_slot).
+  std::mutex slots_mutex;
+  std::map<std::string, std::shared_ptr<void>> slots;
 };
 
 /// A kernel parameter as the driver describes it, digested once at kernel creation.

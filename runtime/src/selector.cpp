@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "registry.hpp"
+#include "util/device_traits.hpp"
 
 namespace xgpu::detail {
 namespace {
@@ -99,12 +100,10 @@ SelectorTerm parse_term(std::string_view selector, const std::string& text,
   return term;
 }
 
-bool is_simulator(const DeviceInfo& info) { return info.hardware_vendor == "simulator"; }
-
 bool what_matches(const std::string& what, const DeviceInfo& info) {
   if (what == "*") return true;
-  if (what == "gpu") return (info.type & DeviceType::gpu) && !is_simulator(info);
-  if (what == "cpu") return (info.type & DeviceType::cpu) && !is_simulator(info);
+  if (what == "gpu") return is_gpu(info);
+  if (what == "cpu") return is_cpu(info);
   if (what == "accelerator") return (info.type & DeviceType::accelerator) && !is_simulator(info);
   return lower(info.hardware_vendor) == what || lower(info.implementation) == what;
 }

@@ -276,6 +276,36 @@ TEST_CASE("gemm with m or n == 0 enqueues nothing", "[gemm]") {
   }
 }
 
+TEST_CASE("gemm with m or n == 0 still checks the engine asked for", "[gemm]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Buffer<half> empty_half;
+      xgpu::Buffer<float> empty;
+      // An explicit engine that cannot run the type: unsupported, whatever the sizes.
+      check_error(capture_error([&] {
+                    xgpu::gemm<half>(queue, 0, 4, 0, 1.0f, empty_half, empty_half, 0.0f, empty_half,
+                                     Transpose::no, Transpose::no, GemmEngine::host_blas);
+                  }),
+                  xgpu::Errc::unsupported, {"host_blas", "half"});
+      check_error(capture_error([&] {
+                    xgpu::gemm<half>(queue, 4, 0, 0, 1.0f, empty_half, empty_half, 0.0f, empty_half,
+                                     Transpose::no, Transpose::no, GemmEngine::host_blas);
+                  }),
+                  xgpu::Errc::unsupported, {"host_blas", "half"});
+      // A malformed XGPU_GEMM: invalid_argument, whatever the sizes.
+      ScopedEnv forced("XGPU_GEMM", std::string("fastest"));
+      check_error(capture_error(
+                      [&] { xgpu::gemm<float>(queue, 0, 4, 0, 1.0f, empty, empty, 0.0f, empty); }),
+                  xgpu::Errc::invalid_argument, {"XGPU_GEMM", "fastest"});
+      check_error(capture_error(
+                      [&] { xgpu::gemm<float>(queue, 0, 0, 0, 1.0f, empty, empty, 0.0f, empty); }),
+                  xgpu::Errc::invalid_argument, {"XGPU_GEMM", "fastest"});
+    }
+  }
+}
+
 // GEMM is O(n^3): a buffer near max_allocation / 8 (128 MiB, n = 5800) would take minutes
 // through the host reference. One large-ish size instead, on PoCL only, checked on a stride
 // of rows: N = 512 with the automatic engine and with the kernel.

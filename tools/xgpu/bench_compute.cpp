@@ -4,6 +4,7 @@
 // the same cores run the same chains on the host (bench_host_fma.cpp) in the same run.
 #include <atomic>
 #include <string>
+#include <xgpu/extension.hpp>
 #include <xgpu/xgpu.hpp>
 
 #include "bench_host_fma.hpp"
@@ -70,7 +71,7 @@ void peak(const Device& device, const BenchOptions& options, const Precision& pr
   queue.finish();
   Samples first{{seconds_since(started) * 1e3}};
   const std::string p = precision.name;
-  const bool with_host = (device.info().type & DeviceType::cpu) && p != "half";
+  const bool with_host = ext::is_cpu(device.info()) && p != "half";
   // The host does the same flops, split over its cores; a sink keeps the results alive.
   std::atomic<double> sink{0};
   std::atomic<std::uint64_t> done{0};

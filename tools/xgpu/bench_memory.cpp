@@ -4,6 +4,7 @@
 // largest allocation).
 #include <cmath>
 #include <string>
+#include <xgpu/extension.hpp>
 #include <xgpu/xgpu.hpp>
 
 #include "bench_util.hpp"
@@ -78,7 +79,7 @@ void triad(const Device& device, const BenchOptions& options, std::vector<Figure
       "memory", "triad, host, " + std::to_string(bench::host_threads()) + " threads", "GB/s",
       host_samples);
   Figure dev = bench::make_figure("memory", "triad, xgpu kernel", "GB/s", device_samples);
-  const bool cpu = device.info().type & DeviceType::cpu;
+  const bool cpu = ext::is_cpu(device.info());
   bench::compare_with(dev, host, cpu ? 0.95 : 0, false);
   dev.note = arrays + "; the host figure is the target's baseline on a CPU device only";
   figures.push_back(host);

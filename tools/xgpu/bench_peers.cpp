@@ -1,8 +1,7 @@
-// Peers loaded with dlopen(); see bench_peers.hpp.
+// Peers opened at run time through xgpu's one loader; see bench_peers.hpp.
 #include "bench_peers.hpp"
 
-#include <dlfcn.h>
-
+#include <xgpu/common/blas_libraries.hpp>
 #include <xgpu/opencl.hpp>
 
 namespace xgpu::cli::bench {
@@ -22,29 +21,20 @@ using CblasSgemmFn = void (*)(int order, int a_transpose, int b_transpose, int m
                               float alpha, const float* a, int lda, const float* b, int ldb,
                               float beta, float* c, int ldc);
 
-constexpr const char* kClblastLibraries[] = {"libclblast.so.1", "libclblast.so", nullptr};
-constexpr const char* kHostBlasLibraries[] = {"libopenblas.so.0", "libblas.so.3", nullptr};
-
 }  // namespace
 
-Peer::Peer(const char* const* candidates, const char* symbol) {
-  description_ = "not found:";
-  for (const char* const* name = candidates; *name != nullptr; ++name) {
-    void* library = dlopen(*name, RTLD_NOW | RTLD_LOCAL);  // kept open for the process
-    if (library == nullptr) {
-      description_ += std::string(" ") + *name;
-      continue;
-    }
-    function_ = dlsym(library, symbol);
-    if (function_ != nullptr) {
-      description_ = *name;
-      return;
-    }
-    description_ += std::string(" ") + *name + " (no " + symbol + ")";
+Peer::Peer(const common::LibrarySpec& spec, const char* symbol) {
+  // Kept open for the process (DynamicLibrary never closes by itself).
+  const common::DynamicLibrary library = common::DynamicLibrary::open(spec, {symbol});
+  if (!library.loaded()) {
+    description_ = "not found: " + library.why_not();
+    return;
   }
+  function_ = library.symbol(symbol);
+  description_ = library.path();
 }
 
-ClblastSgemm::ClblastSgemm() : Peer(kClblastLibraries, "CLBlastSgemm") {}
+ClblastSgemm::ClblastSgemm() : Peer(common::kClblastLibrary, "CLBlastSgemm") {}
 
 void ClblastSgemm::run(Queue& queue, const Buffer<float>& a, const Buffer<float>& b,
                        const Buffer<float>& c, std::size_t n) const {
@@ -60,7 +50,7 @@ void ClblastSgemm::run(Queue& queue, const Buffer<float>& a, const Buffer<float>
   clReleaseEvent(event);
 }
 
-HostSgemm::HostSgemm() : Peer(kHostBlasLibraries, "cblas_sgemm") {}
+HostSgemm::HostSgemm() : Peer(common::kHostBlasLibrary, "cblas_sgemm") {}
 
 void HostSgemm::run(const float* a, const float* b, float* c, std::size_t n) const {
   const int size = static_cast<int>(n);

@@ -6,13 +6,18 @@
 #include <string>
 #include <xgpu/queue.hpp>
 
+namespace xgpu::common {
+struct LibrarySpec;
+}
+
 namespace xgpu::cli::bench {
 
 /// A BLAS whose sgemm is row-major C = A * B on n x n matrices.
 class Peer {
  public:
-  /// Loads the first library of `candidates` that has `symbol`; loaded() says whether one did.
-  Peer(const char* const* candidates, const char* symbol);
+  /// Opens the library of `spec` (the same one xgpu opens for it, env override included) if
+  /// it has `symbol`; loaded() says whether it did.
+  Peer(const common::LibrarySpec& spec, const char* symbol);
   bool loaded() const { return function_ != nullptr; }
   /// Which library was loaded, or why none was.
   const std::string& description() const { return description_; }

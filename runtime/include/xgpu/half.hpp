@@ -6,11 +6,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <xgpu/export.hpp>
 
 namespace xgpu {
 
-/// Sixteen bits of binary16; no arithmetic of its own.
-struct half {
+/// Sixteen bits of binary16; no arithmetic of its own. Visible: libraries built with hidden
+/// visibility export their instantiations for half only when half itself is.
+struct XGPU_API half {
   std::uint16_t bits = 0;
   friend bool operator==(half a, half b) noexcept { return a.bits == b.bits; }
   friend bool operator!=(half a, half b) noexcept { return a.bits != b.bits; }

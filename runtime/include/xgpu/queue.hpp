@@ -116,7 +116,11 @@ class Queue {
   void* raw() const noexcept { return handle_.get(); }
   explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
 
-  // The untyped operations the templates above reduce to.
+ private:
+  template <class T>
+  friend class Mapping;
+  // The untyped operations the templates above reduce to (not API: libraries built on xgpu
+  // find what they need in <xgpu/extension.hpp>).
   enum class Direction { write, read };
   Event transfer(Direction direction, const detail::BufferCore& buffer, std::size_t element_size,
                  void* host, std::size_t count, std::size_t offset, bool blocking);
@@ -131,7 +135,6 @@ class Queue {
   Event launch_described(const Kernel& kernel, const Launch& launch, const detail::KernelArg* args,
                          std::size_t count);
 
- private:
   Context context_;
   detail::Handle<detail::ObjectKind::queue> handle_;
   bool profiling_ = false;

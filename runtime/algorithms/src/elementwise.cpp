@@ -3,7 +3,7 @@
 #include <xgpu/algorithms/elementwise.hpp>
 #include <xgpu/error.hpp>
 
-#include "algorithms/support.hpp"
+#include "support.hpp"
 
 namespace xgpu::detail {
 namespace {
@@ -97,7 +97,7 @@ Event elementwise_copy(Queue& queue, const Buffer<T>& src, const Buffer<T>& dst)
   algo::require_type<T>(queue, call);
   const std::size_t n = common_size<T>(call, {{"src", &src}, {"dst", &dst}});
   // Copying a buffer onto itself changes nothing; OpenCL would refuse the overlap.
-  if (n == 0 || src.core().handle.get() == dst.core().handle.get()) return Event();
+  if (n == 0 || ext::same_buffer(src, dst)) return Event();
   return queue.copy(src, dst, n);
 }
 

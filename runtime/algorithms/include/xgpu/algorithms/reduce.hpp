@@ -7,25 +7,28 @@
 #include <type_traits>
 #include <utility>
 #include <xgpu/algorithms/types.hpp>
+#include <xgpu/export.hpp>
 #include <xgpu/queue.hpp>
 
 namespace xgpu {
 namespace detail {
 template <class T>
-scalar_t<T> reduce_sum(Queue& queue, const Buffer<T>& x);
+XGPU_ALGORITHMS_API scalar_t<T> reduce_sum(Queue& queue, const Buffer<T>& x);
 template <class T>
-scalar_t<T> reduce_dot(Queue& queue, const Buffer<T>& x, const Buffer<T>& y);
+XGPU_ALGORITHMS_API scalar_t<T> reduce_dot(Queue& queue, const Buffer<T>& x, const Buffer<T>& y);
 template <class T>
-scalar_t<T> reduce_norm2(Queue& queue, const Buffer<T>& x);
+XGPU_ALGORITHMS_API scalar_t<T> reduce_norm2(Queue& queue, const Buffer<T>& x);
 /// The extreme of x (is_max: largest, else smallest) and its index; `call` names the public
 /// function in errors.
 template <class T>
-std::pair<scalar_t<T>, std::size_t> reduce_extreme(Queue& queue, const Buffer<T>& x, bool is_max,
-                                                   const char* call);
+XGPU_ALGORITHMS_API std::pair<scalar_t<T>, std::size_t> reduce_extreme(Queue& queue,
+                                                                       const Buffer<T>& x,
+                                                                       bool is_max,
+                                                                       const char* call);
 /// The work-group size the reductions use for T on the queue's device (for tests that need
 /// sizes around it).
 template <class T>
-std::size_t reduce_work_group_size(const Queue& queue);
+XGPU_ALGORITHMS_API std::size_t reduce_work_group_size(const Queue& queue);
 
 template <class T>
 constexpr void require_reduce_type() {

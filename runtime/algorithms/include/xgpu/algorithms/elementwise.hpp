@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <type_traits>
 #include <xgpu/algorithms/types.hpp>
+#include <xgpu/export.hpp>
 #include <xgpu/queue.hpp>
 
 namespace xgpu {
@@ -33,18 +34,21 @@ namespace detail {
 // (the templates only add the compile-time type checks).
 enum class ElementwiseOp { add, sub, mul, div, abs, relu, exp, log, sqrt, sigmoid, tanh };
 template <class T>
-Event elementwise_fill(Queue& queue, const Buffer<T>& x, scalar_t<T> value);
+XGPU_ALGORITHMS_API Event elementwise_fill(Queue& queue, const Buffer<T>& x, scalar_t<T> value);
 template <class T>
-Event elementwise_copy(Queue& queue, const Buffer<T>& src, const Buffer<T>& dst);
+XGPU_ALGORITHMS_API Event elementwise_copy(Queue& queue, const Buffer<T>& src,
+                                           const Buffer<T>& dst);
 template <class T>
-Event elementwise_axpy(Queue& queue, scalar_t<T> a, const Buffer<T>& x, const Buffer<T>& y);
+XGPU_ALGORITHMS_API Event elementwise_axpy(Queue& queue, scalar_t<T> a, const Buffer<T>& x,
+                                           const Buffer<T>& y);
 template <class T>
-Event elementwise_scale(Queue& queue, scalar_t<T> a, const Buffer<T>& x);
+XGPU_ALGORITHMS_API Event elementwise_scale(Queue& queue, scalar_t<T> a, const Buffer<T>& x);
 template <class T>
-Event elementwise_binary(Queue& queue, ElementwiseOp op, const Buffer<T>& a, const Buffer<T>& b,
-                         const Buffer<T>& out);
+XGPU_ALGORITHMS_API Event elementwise_binary(Queue& queue, ElementwiseOp op, const Buffer<T>& a,
+                                             const Buffer<T>& b, const Buffer<T>& out);
 template <class T>
-Event elementwise_unary(Queue& queue, ElementwiseOp op, const Buffer<T>& in, const Buffer<T>& out);
+XGPU_ALGORITHMS_API Event elementwise_unary(Queue& queue, ElementwiseOp op, const Buffer<T>& in,
+                                            const Buffer<T>& out);
 
 template <class T>
 constexpr void check_elementwise_type() {

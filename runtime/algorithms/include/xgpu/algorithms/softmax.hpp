@@ -4,14 +4,16 @@
 #include <cstddef>
 #include <type_traits>
 #include <xgpu/algorithms/types.hpp>
+#include <xgpu/export.hpp>
 #include <xgpu/queue.hpp>
 
 namespace xgpu {
 
 namespace detail {
 template <class T>
-Event softmax_matrix_rows(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, std::size_t rows,
-                          std::size_t cols);
+XGPU_ALGORITHMS_API Event softmax_matrix_rows(Queue& queue, const Buffer<T>& in,
+                                              const Buffer<T>& out, std::size_t rows,
+                                              std::size_t cols);
 }  // namespace detail
 
 /// For `in`, a rows x cols row-major matrix, writes to `out` (same shape) each row's softmax:

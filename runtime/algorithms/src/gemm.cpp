@@ -5,17 +5,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
-#include <map>
 #include <mutex>
 #include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
 
-#include "algorithms/gemm_host_blas.hpp"
-#include "algorithms/support.hpp"
-#include "log.hpp"
-#include "objects.hpp"
+#include "gemm_host_blas.hpp"
+#include "support.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define XGPU_GEMM_X86 1
@@ -55,48 +52,7 @@ struct Problem {
 template <class T>
 using Real = scalar_t<T>;  // what the kernel computes in: float for half
 
-template <class T>
-constexpr std::uint32_t precision_of() {
-  if constexpr (std::is_same_v<T, float>) return XGPU_PRECISION_F32;
-  if constexpr (std::is_same_v<T, double>) return XGPU_PRECISION_F64;
-  return XGPU_PRECISION_F16;
-}
-
-bool is_simulator(const DeviceInfo& info) { return info.hardware_vendor == "simulator"; }
-bool is_real_gpu(const DeviceInfo& info) {
-  return (info.type & DeviceType::gpu) != 0 && !is_simulator(info);
-}
-/// The host reaches the device's memory directly: a CPU device, or host-unified memory.
-bool shares_host_memory(const DeviceInfo& info) {
-  return info.host_unified_memory || info.type == DeviceType::cpu;
-}
-
 // ---- Availability of each engine: "" when it can run, else the reason. ----
-
-// Whether the queue's module can open its vendor BLAS, asked once per module: a call with
-// m == n == 0 makes blas_gemm open the library and enqueue nothing.
-std::string vendor_library_missing(const Queue& queue) {
-  const ContextState& state = state_of(queue.context().state(), "Context");
-  const Module& module = state.module();
-  if (!module.has(&xgpu_backend_v1::blas_gemm))
-    return "the '" + module.name + "' backend offers no vendor BLAS";
-  static std::mutex mutex;
-  static std::map<const Module*, std::string> answers;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto found = answers.find(&module);
-  if (found != answers.end()) return found->second;
-  xgpu_gemm_v1 probe{};
-  probe.struct_size = sizeof(probe);
-  probe.precision = XGPU_PRECISION_F32;
-  const xgpu_status status =
-      module.table->blas_gemm(static_cast<xgpu_queue>(queue.raw()), &probe, nullptr, nullptr);
-  std::string answer;
-  if (status != XGPU_STATUS_SUCCESS) {
-    answer =
-        "the '" + module.name + "' backend's vendor BLAS is unavailable: " + module.last_error();
-  }
-  return answers.emplace(&module, std::move(answer)).first->second;
-}
 
 template <class T>
 std::string vendor_missing(const Queue& queue) {
@@ -105,7 +61,7 @@ std::string vendor_missing(const Queue& queue) {
       return "the vendor BLAS's half GEMM needs cl_khr_fp16, which " + queue.device().describe() +
              " lacks";
   }
-  return vendor_library_missing(queue);
+  return ext::vendor_gemm_missing(queue);
 }
 
 template <class T>
@@ -114,7 +70,7 @@ std::string host_missing(const Queue& queue, const Problem* problem) {
     return "a host BLAS has no half-precision GEMM";
   } else {
     const DeviceInfo& info = queue.device().info();
-    if (!shares_host_memory(info))
+    if (!ext::shares_host_memory(info))
       return queue.device().describe() + " does not share memory with the host";
     constexpr std::size_t int_max = std::numeric_limits<int>::max();
     if (problem != nullptr &&
@@ -164,10 +120,10 @@ std::string engine_missing(const Queue& queue, GemmEngine engine, const Problem*
 template <class T>
 GemmEngine rule(const Queue& queue, const Problem* problem) {
   const DeviceInfo& info = queue.device().info();
-  if (is_simulator(info)) return GemmEngine::kernel;
+  if (ext::is_simulator(info)) return GemmEngine::kernel;
   if (host_missing<T>(queue, problem).empty() && host_blas_tuned(nullptr))
     return GemmEngine::host_blas;
-  if (!std::is_same_v<T, half> && is_real_gpu(info) && vendor_missing<T>(queue).empty())
+  if (!std::is_same_v<T, half> && ext::is_gpu(info) && vendor_missing<T>(queue).empty())
     return GemmEngine::vendor_blas;
   return GemmEngine::kernel;
 }
@@ -194,12 +150,13 @@ GemmEngine automatic_engine(const Queue& queue, const Problem* problem) {
   if (missing.empty()) return forced;
   // Said once per device and engine: a loop of GEMMs must not flood the log.
   static std::mutex mutex;
-  static std::set<std::pair<const DeviceRecord*, GemmEngine>> warned;
+  static std::set<std::pair<std::string, GemmEngine>> warned;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    if (warned.emplace(queue.device().record(), forced).second) {
-      logger("gemm").warn("XGPU_GEMM={} ignored on {}: {}", to_string(forced),
-                          queue.device().describe(), missing);
+    if (warned.emplace(queue.device().describe(), forced).second) {
+      ext::log(ext::LogLevel::warn, "gemm",
+               std::string("XGPU_GEMM=") + to_string(forced) + " ignored on " +
+                   queue.device().describe() + ": " + missing);
     }
   }
   return rule<T>(queue, problem);
@@ -231,7 +188,7 @@ std::size_t host_simd_bytes() {
 /// The CPU shape for CPU devices, the GPU shape for the others, unless XGPU_GEMM_SHAPE says.
 bool cpu_shape_wanted(const DeviceInfo& info) {
   const char* forced = std::getenv("XGPU_GEMM_SHAPE");
-  if (forced == nullptr || *forced == '\0') return info.type == DeviceType::cpu;
+  if (forced == nullptr || *forced == '\0') return ext::is_cpu(info);
   const std::string value = forced;
   if (value == "cpu") return true;
   if (value == "gpu") return false;
@@ -257,11 +214,15 @@ Shape wanted_shape(const DeviceInfo& info, std::size_t real_size) {
   return Shape{16, 16, 4, 4, 1, 16};
 }
 
+constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
+
 // Shrinks a shape until the device can run it: work-group size and item counts per
-// dimension, then local memory (K tile first, then the register block). A transposed A is
-// copied in vectors along M, so the M tile must stay a multiple of the vector width.
-Shape fit_shape(Shape shape, const DeviceInfo& info, std::size_t max_items, std::size_t real_size,
-                bool ta, bool tb) {
+// dimension, then the tiles' local memory to `local` bytes (K tile first, then the register
+// block). A transposed A is copied in vectors along M, so the M tile must stay a multiple of
+// the vector width; the width is fitted before each measure of the tiles, so the shape
+// returned fits with the width it keeps (a narrower width pads the tiles).
+Shape fit_shape(Shape shape, const DeviceInfo& info, std::size_t max_items, std::uint64_t local,
+                std::size_t real_size, bool ta, bool tb) {
   // A limit the driver did not report (0) limits nothing.
   max_items = std::max<std::size_t>(max_items, 1);
   const std::size_t max_x = info.max_work_item_sizes[0] ? info.max_work_item_sizes[0] : max_items;
@@ -272,18 +233,34 @@ Shape fit_shape(Shape shape, const DeviceInfo& info, std::size_t max_items, std:
     else
       shape.lx /= 2;
   }
-  const std::uint64_t local =
-      info.local_memory ? info.local_memory : std::numeric_limits<std::uint64_t>::max();
+  const auto fit_vector = [&] {
+    while (shape.vw > 1 && (shape.tk % shape.vw != 0 || (ta && shape.tm() % shape.vw != 0)))
+      shape.vw /= 2;
+  };
+  fit_vector();
+  // tk and vw are powers of two, so tk stays a multiple of vw.
   while (shape.local_bytes(real_size, ta, tb) > local && shape.tk > shape.vw) shape.tk /= 2;
   while (shape.local_bytes(real_size, ta, tb) > local && (shape.wm > 1 || shape.wn > 1)) {
     if (shape.wm >= shape.wn)
       shape.wm = (shape.wm + 1) / 2;
     else
       shape.wn /= 2;
+    fit_vector();
   }
-  while (shape.vw > 1 && (shape.tk % shape.vw != 0 || (ta && shape.tm() % shape.vw != 0)))
-    shape.vw /= 2;
   return shape;
+}
+
+// The local memory the tiles of `shape` may take once `kernel` is built: the tiles are the
+// kernel's own local memory (gemm.cl declares them), so what is free beside the kernel's
+// declaration is added to theirs.
+std::uint64_t tile_budget(const Kernel& kernel, const DeviceInfo& info, std::uint64_t tiles) {
+  const std::uint64_t free = ext::free_local_memory(kernel, info);
+  if (free == kNoLimit) return kNoLimit;
+  if (free > 0) return free + tiles;
+  // The kernel declares at least all the device has: what it declares beside the tiles.
+  const std::uint64_t declared = kernel.limits().local_memory;
+  const std::uint64_t beside = declared > tiles ? declared - tiles : 0;
+  return info.local_memory > beside ? info.local_memory - beside : 0;
 }
 
 template <class T>
@@ -302,7 +279,7 @@ template <class T>
 Shape device_shape(const Queue& queue, bool ta, bool tb) {
   const DeviceInfo& info = queue.device().info();
   return fit_shape(wanted_shape(info, sizeof(Real<T>)), info, info.max_work_group_size,
-                   sizeof(Real<T>), ta, tb);
+                   info.local_memory ? info.local_memory : kNoLimit, sizeof(Real<T>), ta, tb);
 }
 
 template <class T>
@@ -311,11 +288,21 @@ Event kernel_gemm(Queue& queue, const Problem& p, Real<T> alpha, const Buffer<T>
   Shape shape = device_shape<T>(queue, p.ta, p.tb);
   Kernel kernel =
       library_kernel(queue, "gemm.cl", "xgpu_gemm", kernel_options<T>(shape, p.ta, p.tb));
-  // The compiled kernel may allow fewer items than the device (registers): refit to it.
+  // The compiled kernel may allow fewer items than the device (registers), or declare local
+  // memory beside its tiles: refit to it.
+  const DeviceInfo& info = queue.device().info();
   for (;;) {
     const std::size_t allowed = kernel.limits().max_work_group_size, items = shape.lx * shape.ly;
-    if (allowed == 0 || items <= allowed || items == 1) break;
-    shape = fit_shape(shape, queue.device().info(), allowed, sizeof(Real<T>), p.ta, p.tb);
+    const std::uint64_t tiles = shape.local_bytes(sizeof(Real<T>), p.ta, p.tb);
+    const std::uint64_t budget = tile_budget(kernel, info, tiles);
+    const bool items_fit = allowed == 0 || items <= allowed || items == 1;
+    if (items_fit && tiles <= budget) break;
+    const Shape refitted =
+        fit_shape(shape, info, items_fit ? items : allowed, budget, sizeof(Real<T>), p.ta, p.tb);
+    if (refitted.lx == shape.lx && refitted.ly == shape.ly && refitted.wm == shape.wm &&
+        refitted.wn == shape.wn && refitted.vw == shape.vw && refitted.tk == shape.tk)
+      break;  // nothing smaller to try: the launch reports what the device refuses
+    shape = refitted;
     kernel = library_kernel(queue, "gemm.cl", "xgpu_gemm", kernel_options<T>(shape, p.ta, p.tb));
   }
   const auto u = [](std::size_t value) { return static_cast<unsigned>(value); };
@@ -342,34 +329,19 @@ Event scale_c(Queue& queue, std::size_t count, Real<T> beta, const Buffer<T>& c)
 template <class T>
 Event vendor_gemm(Queue& queue, const Problem& p, Real<T> alpha, const Buffer<T>& a,
                   const Buffer<T>& b, Real<T> beta, const Buffer<T>& c) {
-  const ContextState& state = state_of(queue.context().state(), "Context");
-  const Module& module = state.module();
-  xgpu_gemm_v1 call{};
-  call.struct_size = sizeof(call);
-  call.precision = precision_of<T>();
-  call.transpose_a = p.ta ? 1 : 0;
-  call.transpose_b = p.tb ? 1 : 0;
+  ext::VendorGemm call;
+  call.precision = ext::precision_of<T>();
+  call.transpose_a = p.ta;
+  call.transpose_b = p.tb;
   call.m = p.m;
   call.n = p.n;
   call.k = p.k;
   call.alpha = static_cast<double>(alpha);
   call.beta = static_cast<double>(beta);
-  call.a = static_cast<xgpu_buffer>(a.core().handle.get());
-  call.b = static_cast<xgpu_buffer>(b.core().handle.get());
-  call.c = static_cast<xgpu_buffer>(c.core().handle.get());
   call.lda = p.lda();
   call.ldb = p.ldb();
   call.ldc = p.ldc();
-  xgpu_event event = nullptr;
-  const xgpu_status status =
-      module.table->blas_gemm(static_cast<xgpu_queue>(queue.raw()), &call, nullptr, &event);
-  if (status == XGPU_STATUS_UNSUPPORTED) {
-    throw Error(Errc::unsupported,
-                std::string(kCall) + ": the vendor BLAS cannot run it: " + module.last_error(),
-                kCall);
-  }
-  check(module, status, "xgpu::gemm (vendor BLAS)", state.record);
-  return Event(Handle<ObjectKind::event>::adopt(&module, event));
+  return ext::vendor_gemm(queue, call, a, b, c);
 }
 
 // ---- Checks ----
@@ -392,7 +364,7 @@ void check_matrix(const Queue& queue, const Buffer<T>& buffer, const char* name,
                        ") needs at least " + std::to_string(needed) + " elements but has " +
                        std::to_string(buffer.size()));
   }
-  if (buffer.core().context != state_of(queue.context().state(), "Context").handle.get()) {
+  if (!ext::belongs_to(buffer, queue.context())) {
     throw Error(Errc::context_mismatch,
                 std::string(kCall) + ": " + name +
                     " belongs to another context than the queue's (allocate it from the "
@@ -400,11 +372,6 @@ void check_matrix(const Queue& queue, const Buffer<T>& buffer, const char* name,
                 kCall);
   }
   require_uint_size(needed, kCall);
-}
-
-template <class T>
-bool same_buffer(const Buffer<T>& x, const Buffer<T>& y) {
-  return x.core().handle.get() == y.core().handle.get();
 }
 
 }  // namespace
@@ -418,9 +385,11 @@ Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scala
   check_matrix(queue, a, "a", p.ta ? k : m, p.ta ? m : k);
   check_matrix(queue, b, "b", p.tb ? n : k, p.tb ? k : n);
   check_matrix(queue, c, "c", m, n);
-  if (m == 0 || n == 0) return Event();
-  if (k != 0 && (same_buffer(c, a) || same_buffer(c, b)))
+  if (m != 0 && n != 0 && k != 0 && (ext::same_buffer(c, a) || ext::same_buffer(c, b)))
     invalid(kCall, "c must not be the buffer of a or b (the product would overwrite its input)");
+  // An engine asked for, explicitly or in XGPU_GEMM, is checked even when there is nothing to
+  // compute: a call's errors do not depend on its sizes.
+  if (engine == GemmEngine::automatic) engine_from_environment();
   if (engine != GemmEngine::automatic) {
     const std::string missing = engine_missing<T>(queue, engine, &p);
     if (!missing.empty()) {
@@ -430,6 +399,7 @@ Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scala
           kCall);
     }
   }
+  if (m == 0 || n == 0) return Event();
   // BLAS semantics: no product to form, A and B are not read (whatever they hold).
   if (k == 0 || alpha == scalar_t<T>(0)) return scale_c<T>(queue, m * n, beta, c);
   if (engine == GemmEngine::automatic) engine = automatic_engine<T>(queue, &p);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <xgpu/export.hpp>
 #include <xgpu/queue.hpp>
 
 namespace xgpu {
@@ -17,12 +18,12 @@ inline constexpr bool is_sort_type_v =
 
 namespace detail {
 template <class K>
-Event sort_keys(Queue& queue, const Buffer<K>& keys);
+XGPU_ALGORITHMS_API Event sort_keys(Queue& queue, const Buffer<K>& keys);
 template <class K, class V>
-Event sort_pairs(Queue& queue, const Buffer<K>& keys, const Buffer<V>& values);
+XGPU_ALGORITHMS_API Event sort_pairs(Queue& queue, const Buffer<K>& keys, const Buffer<V>& values);
 /// The most work-items per group the sort's main kernels use on this queue's device (large
 /// inputs get that many; small ones fewer), for tests that probe sizes around it.
-std::size_t sort_work_group_size(const Queue& queue);
+XGPU_ALGORITHMS_API std::size_t sort_work_group_size(const Queue& queue);
 }  // namespace detail
 
 /// Sorts `keys` in ascending order, in place, on the queue's device, and returns the Event

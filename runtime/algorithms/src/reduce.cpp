@@ -9,7 +9,7 @@
 #include <vector>
 #include <xgpu/algorithms/reduce.hpp>
 
-#include "algorithms/support.hpp"
+#include "support.hpp"
 
 namespace xgpu::detail {
 namespace {
@@ -40,10 +40,7 @@ struct Types<std::int32_t> {
 /// CPU devices run a work-group's items one after another on one thread, so each item reads
 /// one long contiguous stream with wide vectors; GPUs want neighbouring items on neighbouring
 /// memory. A simulator claiming several types (Oclgrind) gets the GPU layout.
-bool streams_per_item(const Device& device) {
-  const std::uint32_t type = device.info().type;
-  return (type & DeviceType::cpu) != 0 && (type & DeviceType::gpu) == 0;
-}
+bool streams_per_item(const Device& device) { return ext::is_cpu(device.info()); }
 
 /// Elements per vector load: 16 floats fill an AVX-512 register (LLVM splits them on narrower
 /// CPUs); GPUs do best with 16-byte loads per work-item.
@@ -78,8 +75,7 @@ Plan make_plan(const Queue& queue, const Kernel& kernel, std::size_t n,
   // reduce.cl counts log2(256) roundings for the tree), and the scratch must fit in the
   // local memory the kernel leaves free.
   plan.work_group = algo::power_of_two_work_group(kernel, 256);
-  const std::uint64_t declared = kernel.limits().local_memory;
-  const std::uint64_t free_local = info.local_memory > declared ? info.local_memory - declared : 0;
+  const std::uint64_t free_local = ext::free_local_memory(kernel, info);
   while (plan.work_group > 1 && plan.work_group * scratch_bytes_per_item > free_local)
     plan.work_group /= 2;
   // Each item should have at least a few vectors to read (many on a CPU, where an item's

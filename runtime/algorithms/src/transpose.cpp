@@ -8,7 +8,7 @@
 #include <xgpu/algorithms/transpose.hpp>
 #include <xgpu/error.hpp>
 
-#include "algorithms/support.hpp"
+#include "support.hpp"
 
 namespace xgpu::detail {
 namespace {
@@ -43,9 +43,7 @@ Event launch_tiled(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, unsi
   tile = std::min(tile, floor_power_of_two(std::max<std::size_t>(items, 1)));
   if (device.max_work_item_sizes[0] > 0) tile = std::min(tile, device.max_work_item_sizes[0]);
   // The scratch (tile x (tile + 1) elements) must fit next to what the kernel declares itself.
-  const std::uint64_t reserved = kernel.limits().local_memory;
-  const std::uint64_t available =
-      device.local_memory > reserved ? device.local_memory - reserved : 0;
+  const std::uint64_t available = ext::free_local_memory(kernel, device);
   while (tile > 1 && tile * (tile + 1) * sizeof(T) > available) tile /= 2;
   if (tile * (tile + 1) * sizeof(T) > available)
     throw Error(Errc::unsupported,
@@ -87,11 +85,11 @@ Event transpose_matrix(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, 
   const std::size_t count = algo::matrix_elements(rows, cols, call);
   if (in.size() < count) algo::size_mismatch(call, "buffer in", in.size(), count);
   if (out.size() < count) algo::size_mismatch(call, "buffer out", out.size(), count);
-  if (count != 0 && in.core().handle.get() == out.core().handle.get())
+  if (count != 0 && ext::same_buffer(in, out))
     algo::invalid(call, "in and out are the same buffer; transposing in place is not supported");
   if (count == 0) return Event();
   const auto r = static_cast<unsigned>(rows), c = static_cast<unsigned>(cols);
-  if (queue.device().info().type & DeviceType::cpu) return launch_blocks(queue, in, out, r, c);
+  if (ext::is_cpu(queue.device().info())) return launch_blocks(queue, in, out, r, c);
   return launch_tiled(queue, in, out, r, c);
 }
 

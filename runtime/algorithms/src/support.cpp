@@ -1,28 +1,37 @@
 // The algorithms library's shared machinery; see support.hpp.
-#include "algorithms/support.hpp"
+#include "support.hpp"
 
 #include <limits>
+#include <map>
 #include <mutex>
-
-#include "objects.hpp"
-#include "xgpu/kernels.hpp"
+#include <xgpu/extension.hpp>
+#include <xgpu/kernels.hpp>
 
 namespace xgpu::detail::algo {
+namespace {
+
+/// The library's kernels in one context, keyed by file, options and kernel name.
+struct LibraryKernels {
+  std::mutex mutex;
+  std::map<std::string, Kernel> kernels;
+};
+
+}  // namespace
 
 Kernel library_kernel(const Queue& queue, const char* file, const char* kernel,
                       const std::string& options) {
   const Context& context = queue.context();
-  auto& state = const_cast<ContextState&>(state_of(context.state(), "Context"));
+  const auto state = ext::context_slot<LibraryKernels>(context, "xgpu.algorithms.kernels");
   std::string key = std::string(file) + '\n' + options + '\n' + kernel;
   {
-    std::lock_guard<std::mutex> lock(state.library_mutex);
-    auto found = state.library_kernels.find(key);
-    if (found != state.library_kernels.end()) return found->second;
+    std::lock_guard<std::mutex> lock(state->mutex);
+    auto found = state->kernels.find(key);
+    if (found != state->kernels.end()) return found->second;
   }
   // Built outside the lock: a first build may take seconds, and other kernels need not wait.
   Kernel made = context.build(kernels::source(file), options).kernel(kernel);
-  std::lock_guard<std::mutex> lock(state.library_mutex);
-  return state.library_kernels.emplace(std::move(key), std::move(made)).first->second;
+  std::lock_guard<std::mutex> lock(state->mutex);
+  return state->kernels.emplace(std::move(key), std::move(made)).first->second;
 }
 
 std::size_t work_group_size(const Kernel& kernel, std::size_t at_most) {

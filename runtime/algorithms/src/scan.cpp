@@ -10,7 +10,7 @@
 #include <vector>
 #include <xgpu/algorithms/scan.hpp>
 
-#include "algorithms/support.hpp"
+#include "support.hpp"
 
 namespace xgpu::detail {
 namespace {
@@ -24,12 +24,7 @@ using ScanSum =
     std::conditional_t<std::is_same_v<T, half>, float,
                        std::conditional_t<std::is_same_v<T, std::int32_t>, std::uint32_t, T>>;
 
-bool is_cpu(const Device& device) {
-  const std::uint32_t type = device.info().type;
-  return (type & DeviceType::cpu) != 0 && (type & DeviceType::gpu) == 0;
-}
-
-bool is_oclgrind(const Device& device) { return device.info().implementation == "oclgrind"; }
+bool is_cpu(const Device& device) { return ext::is_cpu(device.info()); }
 
 /// Elements per vector: 16 on CPU devices (an AVX-512 register of floats; LLVM splits it on
 /// narrower units), 4 elsewhere (16-byte loads per work-item). Oclgrind, which claims every
@@ -53,13 +48,6 @@ ScanSum<T> as_sum(scalar_t<T> value) {
   return converted;
 }
 
-/// Local memory a kernel may still take on the queue's device.
-std::uint64_t free_local_memory(const Queue& queue, const Kernel& kernel) {
-  const std::uint64_t total = queue.device().info().local_memory;
-  const std::uint64_t declared = kernel.limits().local_memory;
-  return total > declared ? total - declared : 0;
-}
-
 /// A buffer the kernels write before they read it, ready for Oclgrind: its uninitialized-value
 /// checker (21.10) keeps the record of a released buffer and gives it, with the old size, to
 /// the next buffer at the same place, so that reads past that size look uninitialized. A host
@@ -67,7 +55,7 @@ std::uint64_t free_local_memory(const Queue& queue, const Kernel& kernel) {
 template <class S>
 Buffer<S> scratch_buffer(Queue& queue, std::size_t count, bool zeroed) {
   Buffer<S> buffer = queue.context().alloc<S>(count);
-  if (is_oclgrind(queue.device()))
+  if (ext::is_simulator(queue.device().info()))
     queue.write(buffer, std::vector<S>(count));
   else if (zeroed)
     queue.fill(buffer, S{});
@@ -118,7 +106,7 @@ Event three_launches(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, sc
   // kernel leaves free; elsewhere than on CPUs, small enough that each item has a run of at
   // least 8 partials.
   std::size_t offsets_group = algo::power_of_two_work_group(offsets_kernel, 1024);
-  const std::uint64_t free_local = free_local_memory(queue, offsets_kernel);
+  const std::uint64_t free_local = ext::free_local_memory(offsets_kernel, queue.device().info());
   while (offsets_group > 1 &&
          (offsets_group * sizeof(Sum) > free_local || (!cpu && offsets_group * 8 > partial_count)))
     offsets_group /= 2;
@@ -144,7 +132,7 @@ Event single_pass(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scala
   // A tile's items run one after another on a CPU thread, so a few are enough; the local
   // memory holds their lane sums.
   std::size_t work_group = algo::work_group_size(kernel, 16);
-  const std::uint64_t free_local = free_local_memory(queue, kernel);
+  const std::uint64_t free_local = ext::free_local_memory(kernel, queue.device().info());
   while (work_group > 1 && (work_group * job.width + 1) * sizeof(Sum) + 4 > free_local)
     work_group /= 2;
   // On a CPU a tile must stay in a core's cache between its two reads: 256 KiB, within the L2
@@ -187,7 +175,7 @@ Event scan(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> 
   job.inclusive = inclusive;
   job.options = build_options(algo::Element<T>::options, queue.device());
   // The single pass reads other tiles' input (see scan.cl): not while they are overwritten.
-  const bool in_place = in.core().handle.get() == out.core().handle.get();
+  const bool in_place = ext::same_buffer(in, out);
   if (method == ScanMethod::automatic)
     method = is_cpu(queue.device()) ? ScanMethod::single_pass : ScanMethod::three_launches;
   if (method == ScanMethod::single_pass && !in_place)

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "algorithms/support.hpp"
+#include "support.hpp"
 #include "xgpu/error.hpp"
 
 namespace xgpu {
@@ -49,7 +49,7 @@ KeyImage key_image() {
 template <class T>
 Bits as_bits(const Buffer<T>& buffer) {
   static_assert(sizeof(T) == sizeof(std::uint32_t));
-  return Bits(buffer.core());
+  return ext::reinterpret<std::uint32_t>(buffer);
 }
 
 struct SortKernels {
@@ -70,16 +70,16 @@ SortKernels sort_kernels(const Queue& queue, bool with_values) {
 /// counters per item in local memory: bounded by the kernels' limits and the device's local
 /// memory.
 std::size_t max_group_items(const Queue& queue, const SortKernels& kernels, const char* call) {
-  const std::uint64_t local_memory = queue.device().info().local_memory;
-  const std::uint64_t declared =
-      std::max(kernels.histogram.limits().local_memory, kernels.scatter.limits().local_memory);
+  const DeviceInfo& info = queue.device().info();
+  const std::uint64_t free_local = std::min(ext::free_local_memory(kernels.histogram, info),
+                                            ext::free_local_memory(kernels.scatter, info));
   const std::uint64_t per_item = kRadix * sizeof(std::uint32_t);
-  const std::uint64_t fit = local_memory > declared ? (local_memory - declared) / per_item : 0;
+  const std::uint64_t fit = free_local / per_item;
   if (fit == 0)
     throw Error(Errc::unsupported,
                 std::string(call) + " needs " + std::to_string(per_item) +
                     " bytes of local memory per work-item; " + queue.device().describe() + " has " +
-                    std::to_string(local_memory),
+                    std::to_string(info.local_memory),
                 call);
   return static_cast<std::size_t>(std::min<std::uint64_t>(fit, kMaxGroupItems));
 }

@@ -5,7 +5,7 @@
 #include <xgpu/algorithms/softmax.hpp>
 #include <xgpu/error.hpp>
 
-#include "algorithms/support.hpp"
+#include "support.hpp"
 
 namespace xgpu::detail {
 namespace {
@@ -40,9 +40,7 @@ Event launch_per_group(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, 
   std::size_t wanted = 1;
   while (wanted < cols && wanted < 256) wanted *= 2;
   std::size_t group = algo::power_of_two_work_group(kernel, wanted);
-  const std::uint64_t reserved = kernel.limits().local_memory;
-  const std::uint64_t local = queue.device().info().local_memory;
-  const std::uint64_t available = local > reserved ? local - reserved : 0;
+  const std::uint64_t available = ext::free_local_memory(kernel, queue.device().info());
   while (group > 1 && group * sizeof(Compute<T>) > available) group /= 2;
   if (group * sizeof(Compute<T>) > available) return launch_per_item(queue, in, out, rows, cols);
   return queue.launch(kernel, Range{std::size_t{rows} * group}, Range{group}, rows, cols, in, out,
@@ -64,7 +62,7 @@ Event softmax_matrix_rows(Queue& queue, const Buffer<T>& in, const Buffer<T>& ou
   // On CPUs a work-item per row won at every shape measured on PoCL (2 cores, 4M floats:
   // 1 x 4M, 64 x 64K, 4096 x 1024, 32768 x 128), 2-6x faster: its work-items loop over
   // whole rows, while a work-group's barriers split every loop of the group kernel.
-  const bool cpu = (queue.device().info().type & DeviceType::cpu) != 0;
+  const bool cpu = ext::is_cpu(queue.device().info());
   if (cols <= kNarrowRow || cpu) return launch_per_item(queue, in, out, r, c);
   return launch_per_group(queue, in, out, r, c);
 }

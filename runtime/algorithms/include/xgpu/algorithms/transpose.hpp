@@ -3,14 +3,15 @@
 
 #include <cstddef>
 #include <xgpu/algorithms/types.hpp>
+#include <xgpu/export.hpp>
 #include <xgpu/queue.hpp>
 
 namespace xgpu {
 
 namespace detail {
 template <class T>
-Event transpose_matrix(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, std::size_t rows,
-                       std::size_t cols);
+XGPU_ALGORITHMS_API Event transpose_matrix(Queue& queue, const Buffer<T>& in, const Buffer<T>& out,
+                                           std::size_t rows, std::size_t cols);
 }  // namespace detail
 
 /// Writes the transpose of `in`, a rows x cols row-major matrix, to `out` as a cols x rows

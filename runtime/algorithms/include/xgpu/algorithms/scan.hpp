@@ -3,6 +3,7 @@
 #pragma once
 
 #include <xgpu/algorithms/types.hpp>
+#include <xgpu/export.hpp>
 #include <xgpu/queue.hpp>
 
 namespace xgpu {
@@ -15,8 +16,9 @@ enum class ScanMethod { automatic, three_launches, single_pass };
 /// out = init + the inclusive or exclusive scan of in; `call` names the public function in
 /// errors.
 template <class T>
-Event scan(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> init,
-           bool inclusive, const char* call, ScanMethod method = ScanMethod::automatic);
+XGPU_ALGORITHMS_API Event scan(Queue& queue, const Buffer<T>& in, const Buffer<T>& out,
+                               scalar_t<T> init, bool inclusive, const char* call,
+                               ScanMethod method = ScanMethod::automatic);
 
 template <class T>
 constexpr void require_scan_type() {

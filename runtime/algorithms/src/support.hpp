@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 #include <xgpu/error.hpp>
+#include <xgpu/extension.hpp>
 #include <xgpu/half.hpp>
 #include <xgpu/queue.hpp>
 

@@ -1,4 +1,4 @@
-// The host BLAS engine of xgpu::gemm (host_blas.cpp): a C BLAS opened with dlopen at first
+// The host BLAS engine of xgpu::gemm (host_blas.cpp): a C BLAS opened at run time at first
 // use, run on buffers mapped into host memory. Shared by gemm.cpp and host_blas.cpp only.
 #pragma once
 
@@ -9,8 +9,8 @@
 namespace xgpu::detail::algo {
 
 /// Whether a host BLAS with cblas_sgemm and cblas_dgemm could be opened (the first call
-/// tries: XGPU_HOST_BLAS, else libopenblas.so.0, then libblas.so.3). When not, and `why`
-/// is given, what was tried and why each failed.
+/// opens xgpu::common::kHostBlasLibrary: XGPU_HOST_BLAS, else OpenBLAS, then the reference
+/// BLAS). When not, and `why` is given, what was tried and why each failed.
 bool host_blas_loaded(std::string* why);
 
 /// Whether the host BLAS is fit to be chosen automatically: one the user named in

@@ -30,6 +30,7 @@
 #include <string>
 #include <type_traits>
 #include <xgpu/algorithms/types.hpp>
+#include <xgpu/export.hpp>
 #include <xgpu/queue.hpp>
 
 namespace xgpu {
@@ -41,7 +42,7 @@ enum class Transpose { no, yes };
 enum class GemmEngine { automatic, vendor_blas, kernel, host_blas };
 
 /// "automatic", "vendor_blas", "kernel", "host_blas".
-const char* to_string(GemmEngine engine);
+XGPU_ALGORITHMS_API const char* to_string(GemmEngine engine);
 
 /// Whether gemm() takes Buffer<T>: float, double (devices with fp64) and xgpu::half
 /// (storage only).
@@ -55,13 +56,15 @@ constexpr void check_gemm_type() {
   static_assert(is_gemm_type_v<T>, "xgpu::gemm takes Buffer<T> of float, double or xgpu::half");
 }
 template <class T>
-Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scalar_t<T> alpha,
-                const Buffer<T>& a, const Buffer<T>& b, scalar_t<T> beta, const Buffer<T>& c,
-                Transpose ta, Transpose tb, GemmEngine engine);
+XGPU_ALGORITHMS_API Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k,
+                                    scalar_t<T> alpha, const Buffer<T>& a, const Buffer<T>& b,
+                                    scalar_t<T> beta, const Buffer<T>& c, Transpose ta,
+                                    Transpose tb, GemmEngine engine);
 template <class T>
-GemmEngine chosen_gemm_engine_impl(const Queue& queue);
+XGPU_ALGORITHMS_API GemmEngine chosen_gemm_engine_impl(const Queue& queue);
 template <class T>
-bool gemm_engine_available_impl(const Queue& queue, GemmEngine engine, std::string* why);
+XGPU_ALGORITHMS_API bool gemm_engine_available_impl(const Queue& queue, GemmEngine engine,
+                                                    std::string* why);
 }  // namespace detail
 
 /// C = alpha * op(A) * op(B) + beta * C with row-major, packed matrices: op(A) is m x k

@@ -5,21 +5,18 @@
 //
 // Threads: the BLAS keeps its own defaults (OpenBLAS: one thread per core, or
 // OPENBLAS_NUM_THREADS).
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
+#include <exception>
 #include <initializer_list>
-#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
+#include <xgpu/common/blas_libraries.hpp>
+#include <xgpu/extension.hpp>
 
-#include "algorithms/gemm_host_blas.hpp"
-#include "algorithms/support.hpp"
-#include "log.hpp"
-#include "objects.hpp"
+#include "gemm_host_blas.hpp"
+#include "support.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define XGPU_HOST_BLAS_X86 1
@@ -27,8 +24,6 @@
 
 namespace xgpu::detail::algo {
 namespace {
-
-using detail::BufferCore;
 
 // The CBLAS interface, as every CBLAS exports it (the values of its enums and the two
 // prototypes), so that no BLAS header is needed to build the core. 32-bit int sizes: the
@@ -50,41 +45,25 @@ struct HostBlas {
   std::string why_not;  ///< set when no library was found
 };
 
-// Tries each candidate in turn; the library that serves stays loaded for the process.
+// Opens the library of kHostBlasLibrary (the one `xgpu bench library` measures too); it
+// stays loaded for the process.
 HostBlas open_host_blas() {
   HostBlas blas;
-  std::vector<std::string> candidates{"libopenblas.so.0", "libblas.so.3"};
-  if (const char* chosen = std::getenv("XGPU_HOST_BLAS"); chosen != nullptr && *chosen != '\0') {
-    candidates = {chosen};
-    blas.named = true;
-  }
-  std::string tried;
-  for (const std::string& file : candidates) {
-    if (!tried.empty()) tried += "; ";
-    void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) {
-      const char* error = dlerror();
-      tried += error != nullptr ? error : file + ": cannot be opened";
-      continue;
-    }
-    void* sgemm = dlsym(library, "cblas_sgemm");
-    void* dgemm = dlsym(library, "cblas_dgemm");
-    if (sgemm == nullptr || dgemm == nullptr) {
-      tried += file + " has no cblas_sgemm and cblas_dgemm";
-      dlclose(library);
-      continue;
-    }
-    blas.sgemm = reinterpret_cast<SgemmFn>(sgemm);
-    blas.dgemm = reinterpret_cast<DgemmFn>(dgemm);
-    blas.file = file;
-    using CorenameFn = char* (*)();
-    if (auto corename = reinterpret_cast<CorenameFn>(dlsym(library, "openblas_get_corename"))) {
-      const char* core = corename();
-      blas.core = core != nullptr ? core : "";
-    }
+  const common::DynamicLibrary library =
+      common::DynamicLibrary::open(common::kHostBlasLibrary, {"cblas_sgemm", "cblas_dgemm"});
+  if (!library.loaded()) {
+    blas.why_not = "no host BLAS could be opened (" + library.why_not() + ")";
     return blas;
   }
-  blas.why_not = "no host BLAS could be opened (" + tried + ")";
+  blas.sgemm = library.function<SgemmFn>("cblas_sgemm");
+  blas.dgemm = library.function<DgemmFn>("cblas_dgemm");
+  blas.file = library.path();
+  blas.named = library.overridden();
+  using CorenameFn = char* (*)();
+  if (auto corename = library.function<CorenameFn>("openblas_get_corename")) {
+    const char* core = corename();
+    blas.core = core != nullptr ? core : "";
+  }
   return blas;
 }
 
@@ -156,30 +135,26 @@ namespace {
 // that does copy (no shared memory) copies A and B one way and, when beta == 0, C one way.
 class HostView {
  public:
-  explicit HostView(Queue& queue)
-      : queue_(queue), context_(state_of(queue.context().state(), "Context")) {}
+  explicit HostView(Queue& queue) : queue_(queue) {}
   HostView(const HostView&) = delete;
   HostView& operator=(const HostView&) = delete;
   ~HostView() {
     try {
       unmap();
     } catch (const std::exception& e) {
-      logger("gemm").error("unmapping after the host BLAS failed: {}", e.what());
+      ext::log(ext::LogLevel::error, "gemm",
+               std::string("unmapping after the host BLAS failed: ") + e.what());
     }
   }
 
-  /// Enqueues the map of the first `bytes` of `buffer`; the pointer is valid after wait().
-  void* map(const BufferCore& buffer, std::size_t bytes, std::uint32_t flags) {
-    const Module& module = context_.module();
-    void* pointer = nullptr;
-    xgpu_event event = nullptr;
-    check(module,
-          module.table->buffer_map(static_cast<xgpu_queue>(queue_.raw()),
-                                   static_cast<xgpu_buffer>(buffer.handle.get()), flags, 0, bytes,
-                                   &pointer, nullptr, &event),
-          "xgpu::gemm (map for the host BLAS)", context_.record);
-    pending_.emplace_back(Handle<ObjectKind::event>::adopt(&module, event));
-    mapped_.push_back({&buffer, pointer});
+  /// Enqueues the map of the first `count` elements of `buffer`; the pointer is valid after
+  /// wait().
+  template <class T>
+  T* map(const Buffer<T>& buffer, std::size_t count, std::uint32_t access) {
+    T* pointer = nullptr;
+    pending_.push_back(ext::map_async(queue_, buffer, count, access, pointer));
+    const Buffer<unsigned char> bytes = ext::reinterpret<unsigned char>(buffer);
+    mapped_.push_back({bytes, pointer});
     return pointer;
   }
 
@@ -192,37 +167,28 @@ class HostView {
   /// Unmaps everything (each buffer even when another fails) and waits for it, so that the
   /// device sees the host's writes; then throws the first failure, if any.
   void unmap() {
-    const Module& module = context_.module();
     std::vector<Event> unmaps;
-    xgpu_status failed = XGPU_STATUS_SUCCESS;
-    std::string why;
+    std::exception_ptr failed;
     for (const Mapped& m : mapped_) {
-      xgpu_event event = nullptr;
-      const xgpu_status status = module.table->buffer_unmap(
-          static_cast<xgpu_queue>(queue_.raw()), static_cast<xgpu_buffer>(m.buffer->handle.get()),
-          m.pointer, nullptr, &event);
-      if (status == XGPU_STATUS_SUCCESS) {
-        unmaps.emplace_back(Handle<ObjectKind::event>::adopt(&module, event));
-      } else if (failed == XGPU_STATUS_SUCCESS) {
-        failed = status;
-        why = module.last_error();
+      try {
+        unmaps.push_back(
+            ext::unmap_async(queue_, m.buffer, static_cast<unsigned char*>(m.pointer)));
+      } catch (const std::exception&) {
+        if (!failed) failed = std::current_exception();
       }
     }
     mapped_.clear();
     pending_.clear();
     for (const Event& event : unmaps) event.wait();
-    if (failed != XGPU_STATUS_SUCCESS)
-      throw_backend_error(module, failed, "xgpu::gemm (unmap after the host BLAS): " + why,
-                          context_.record);
+    if (failed) std::rethrow_exception(failed);
   }
 
  private:
   struct Mapped {
-    const BufferCore* buffer;
+    Buffer<unsigned char> buffer;
     void* pointer;
   };
   Queue& queue_;
-  const ContextState& context_;
   std::vector<Event> pending_;
   std::vector<Mapped> mapped_;
 };
@@ -237,15 +203,14 @@ void host_blas_gemm(Queue& queue, std::size_t m, std::size_t n, std::size_t k, T
   HostView view(queue);
   // One mapping per buffer: A * A^T passes one buffer twice, and C is never A or B (gemm()
   // refuses it).
-  const bool b_is_a = b.core().handle.get() == a.core().handle.get();
+  const bool b_is_a = ext::same_buffer(a, b);
   const std::size_t a_count = b_is_a ? std::max(m * k, k * n) : m * k;
-  const T* pa = static_cast<const T*>(view.map(a.core(), a_count * sizeof(T), XGPU_MAP_READ));
-  const T* pb =
-      b_is_a ? pa : static_cast<const T*>(view.map(b.core(), k * n * sizeof(T), XGPU_MAP_READ));
+  const T* pa = view.map(a, a_count, ext::host_read);
+  const T* pb = b_is_a ? pa : view.map(b, k * n, ext::host_read);
   // beta == 0: C is only written, so its old contents need not reach the host.
   const std::uint32_t c_access =
-      beta == T(0) ? XGPU_MAP_WRITE_INVALIDATE : XGPU_MAP_READ | XGPU_MAP_WRITE;
-  T* pc = static_cast<T*>(view.map(c.core(), m * n * sizeof(T), c_access));
+      beta == T(0) ? ext::host_write_invalidate : ext::host_read | ext::host_write;
+  T* pc = view.map(c, m * n, c_access);
   view.wait();
   const int ia = static_cast<int>(ta ? m : k), ib = static_cast<int>(tb ? k : n);
   const int opa = ta ? kCblasTrans : kCblasNoTrans, opb = tb ? kCblasTrans : kCblasNoTrans;

@@ -1,0 +1,15 @@
+// The device traits every part of xgpu decides by (is this a CPU, a GPU, a simulator; does
+// the host share its memory; how much local memory a kernel's work-group may still take),
+// each defined once in device_traits.cpp. They are public to extension libraries and tools
+// as xgpu::ext (<xgpu/extension.hpp>); the core includes this header to say it uses them.
+#pragma once
+
+#include <xgpu/extension.hpp>
+
+namespace xgpu::detail {
+using ext::free_local_memory;
+using ext::is_cpu;
+using ext::is_gpu;
+using ext::is_simulator;
+using ext::shares_host_memory;
+}  // namespace xgpu::detail
