@@ -1,28 +1,12 @@
 // Contexts, queues and allocation.
 #include <cstdint>
-#include <cstdio>
 
 #include "log.hpp"
 #include "objects.hpp"
+#include "xgpu/byte_size.hpp"
 #include "xgpu/queue.hpp"
 
 namespace xgpu {
-namespace {
-
-std::string human_bytes(std::uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024 && unit < 4) {
-    value /= 1024;
-    ++unit;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
-  return text;
-}
-
-}  // namespace
 
 Context::Context(const Device& device) {
   if (!device) {
@@ -80,9 +64,9 @@ BufferCore allocate(const ContextState& context, std::size_t bytes, Access acces
   const DeviceInfo& info = context.record->info;
   if (info.max_allocation != 0 && bytes > info.max_allocation) {
     throw Error(Errc::allocation_too_large,
-                "cannot allocate " + human_bytes(bytes) + " (" + std::to_string(bytes) +
+                "cannot allocate " + format_bytes(bytes) + " (" + std::to_string(bytes) +
                     " bytes) on " + info.name + ": its largest allocation is " +
-                    human_bytes(info.max_allocation),
+                    format_bytes(info.max_allocation),
                 "Context::alloc");
   }
   std::uint32_t flags = static_cast<std::uint32_t>(access);
@@ -92,7 +76,7 @@ BufferCore allocate(const ContextState& context, std::size_t bytes, Access acces
   xgpu_status status = module.table->buffer_create(static_cast<xgpu_context>(context.handle.get()),
                                                    flags, bytes, &raw);
   if (status != XGPU_STATUS_SUCCESS) {
-    throw_backend_error(module, status, "allocating " + human_bytes(bytes), context.record);
+    throw_backend_error(module, status, "allocating " + format_bytes(bytes), context.record);
   }
   core.handle = Handle<ObjectKind::buffer>::adopt(&module, raw);
   core.bytes = bytes;

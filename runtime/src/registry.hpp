@@ -27,7 +27,6 @@ class Registry {
  public:
   static const Registry& instance();
 
-  const std::vector<std::unique_ptr<DeviceRecord>>& all_devices() const { return devices_; }
   /// Visible devices; throws the stored error when XGPU_VISIBLE_DEVICES did not parse.
   const std::vector<const DeviceRecord*>& visible_devices() const;
   const std::vector<BackendReport>& reports() const { return reports_; }

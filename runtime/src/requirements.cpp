@@ -1,7 +1,5 @@
 // Requirement filters: "mem>=24G,fp64,fp16,cu>=8,wg>=256,ext=cl_khr_int64_base_atomics".
-#include <cctype>
-#include <cstdlib>
-
+#include "util/byte_size.hpp"
 #include "xgpu/device.hpp"
 #include "xgpu/error.hpp"
 
@@ -39,23 +37,8 @@ const Key kKeys[] = {
 }
 
 std::uint64_t parse_amount(std::string_view whole, const std::string& value) {
-  char* end = nullptr;
-  double number = std::strtod(value.c_str(), &end);
-  if (end == value.c_str() || number < 0) bad(whole, "'" + value + "' is not a number");
-  std::string suffix(end);
-  if (!suffix.empty() && (suffix.back() == 'B' || suffix.back() == 'b')) suffix.pop_back();
-  double scale = 1;
-  if (suffix == "K" || suffix == "k" || suffix == "Ki")
-    scale = 1024.0;
-  else if (suffix == "M" || suffix == "m" || suffix == "Mi")
-    scale = 1024.0 * 1024;
-  else if (suffix == "G" || suffix == "g" || suffix == "Gi")
-    scale = 1024.0 * 1024 * 1024;
-  else if (suffix == "T" || suffix == "t" || suffix == "Ti")
-    scale = 1024.0 * 1024 * 1024 * 1024;
-  else if (!suffix.empty())
-    bad(whole, "unknown unit '" + suffix + "' (use K, M, G or T)");
-  return static_cast<std::uint64_t>(number * scale);
+  if (auto amount = util::parse_byte_size(value)) return *amount;
+  bad(whole, "'" + value + "' is not a number with an optional K, M, G or T, e.g. 24G");
 }
 
 std::uint64_t numeric_value(const std::string& key, const DeviceInfo& info) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <xgpu/half.hpp>
 
 #include "math_check.hpp"
 
@@ -38,14 +39,6 @@ kernel void store(global const float* f, global ushort* h) {
 }
 )";
 
-float half_to_float(std::uint16_t h) {
-  const int exponent = (h >> 10) & 31, mantissa = h & 1023;
-  const float sign = (h & 0x8000) ? -1.0f : 1.0f;
-  if (exponent == 31) return mantissa ? NAN : sign * INFINITY;
-  if (exponent == 0) return sign * std::ldexp(static_cast<float>(mantissa), -24);
-  return sign * std::ldexp(static_cast<float>(mantissa + 1024), exponent - 25);
-}
-
 // Every half value read as float and stored back must give the same value (and bits).
 Result half_storage(Env& env) {
   const std::size_t step = env.quick() ? 97 : 7;
@@ -63,7 +56,7 @@ Result half_storage(Env& env) {
   const std::vector<float> loaded = env.queue().read(f);
   const std::vector<std::uint16_t> stored = env.queue().read(back);
   for (std::size_t i = 0; i < n; ++i) {
-    const float expected = half_to_float(bits[i]);
+    const float expected = to_float(half{bits[i]});
     const bool nan = std::isnan(expected);
     if (nan ? !std::isnan(loaded[i])
             : loaded[i] != expected || std::signbit(loaded[i]) != std::signbit(expected))

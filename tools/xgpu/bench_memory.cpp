@@ -25,12 +25,6 @@ __kernel void triad(__global float* a, __global const float* b, __global const f
 
 constexpr std::size_t kKiB = 1024, kMiB = 1024 * kKiB, kGiB = 1024 * kMiB;
 
-std::string size_text(std::size_t bytes) {
-  if (bytes >= kGiB) return std::to_string(bytes / kGiB) + " GiB";
-  if (bytes >= kMiB) return std::to_string(bytes / kMiB) + " MiB";
-  return std::to_string(bytes / kKiB) + " KiB";
-}
-
 double gb_per_s(std::size_t bytes, double seconds) { return bytes / seconds / 1e9; }
 
 void triad(const Device& device, const BenchOptions& options, std::vector<Figure>& figures) {
@@ -73,7 +67,7 @@ void triad(const Device& device, const BenchOptions& options, std::vector<Figure
   }
   if (host_a[n / 3] != 7.0f) throw Error(Errc::backend, "the host triad went wrong", "bench");
 
-  const std::string arrays = "3 x " + size_text(n * sizeof(float));
+  const std::string arrays = "3 x " + format_bytes(n * sizeof(float));
   figures.push_back(bench::make_figure("memory", "first call: context, build, triad", "ms", first));
   Figure host = bench::make_figure(
       "memory", "triad, host, " + std::to_string(bench::host_threads()) + " threads", "GB/s",
@@ -136,7 +130,7 @@ void transfers(const Device& device, const BenchOptions& options, std::vector<Fi
         copy.values.push_back(gb_per_s(2 * size, seconds_since(t0)));
       }
     }
-    const std::string at = ", " + size_text(size);
+    const std::string at = ", " + format_bytes(size);
     figures.push_back(bench::make_figure("memory", "write" + at, "GB/s", write));
     figures.push_back(bench::make_figure("memory", "read" + at, "GB/s", read));
     figures.push_back(bench::make_figure("memory", "copy" + at, "GB/s", copy));

@@ -73,8 +73,8 @@ int show_status(const Options& options) {
             << "mode:     " << status.mode << (status.note.empty() ? "" : " (" + status.note + ")")
             << '\n'
             << "entries:  " << status.entries << '\n'
-            << "size:     " << human_bytes(status.size) << " of at most "
-            << human_bytes(status.max_size) << " (XGPU_CACHE_MAX_SIZE)\n"
+            << "size:     " << format_bytes(status.size) << " of at most "
+            << format_bytes(status.max_size) << " (XGPU_CACHE_MAX_SIZE)\n"
             << "hits and misses are not recorded; XGPU_LOG_LEVEL=debug shows each one\n";
   return kExitOk;
 }
@@ -98,10 +98,10 @@ int show_list(const Options& options) {
   for (const auto& entry : entries) {
     if (entry.valid) {
       table.add_row({entry.hash.substr(0, 12), entry.source, entry.device, entry.driver,
-                     human_bytes(entry.size), when(entry.last_use), entry.kernels});
+                     format_bytes(entry.size), when(entry.last_use), entry.kernels});
     } else {
       table.add_row({entry.hash.substr(0, 12), "(bad: " + entry.problem + ")", "", "",
-                     human_bytes(entry.size), when(entry.last_use), ""});
+                     format_bytes(entry.size), when(entry.last_use), ""});
     }
   }
   if (table.empty()) {
@@ -143,8 +143,8 @@ int run_prune(const Options& options) {
                      .dump(2)
               << '\n';
   } else {
-    std::cout << report.removed.size() << " removed (" << human_bytes(freed) << "), "
-              << human_bytes(report.size_after) << " left\n";
+    std::cout << report.removed.size() << " removed (" << format_bytes(freed) << "), "
+              << format_bytes(report.size_after) << " left\n";
   }
   return kExitOk;
 }

@@ -13,7 +13,7 @@ std::string or_not_reported(const std::string& text) {
 }
 
 std::string bytes_text(std::uint64_t bytes) {
-  return human_bytes(bytes) + " (" + std::to_string(bytes) + " bytes)";
+  return format_bytes(bytes) + " (" + std::to_string(bytes) + " bytes)";
 }
 
 std::string item_sizes(const std::array<std::size_t, 3>& sizes) {

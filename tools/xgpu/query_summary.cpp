@@ -14,7 +14,7 @@ Cell flag_cell(bool value) { return Cell(yes_no(value), value ? "32" : "2"); }
 
 std::string one_line_summary(const DeviceInfo& info) {
   return info.type_name() + ", " + info.hardware_vendor + ", " +
-         std::to_string(info.compute_units) + " CU, " + human_bytes(info.global_memory);
+         std::to_string(info.compute_units) + " CU, " + format_bytes(info.global_memory);
 }
 
 }  // namespace

@@ -1,30 +1,10 @@
 // Formatting of sizes, clocks and ids for the human-readable views.
 #include "units.hpp"
 
-#include <array>
 #include <cctype>
 #include <cstdio>
 
 namespace xgpu::cli {
-
-std::string human_bytes(std::uint64_t bytes) {
-  static constexpr std::array<const char*, 6> kUnits{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  std::size_t unit = 0;
-  double value = static_cast<double>(bytes);
-  while (value >= 1024.0 && unit + 1 < kUnits.size()) {
-    value /= 1024.0;
-    ++unit;
-  }
-  char number[40];
-  std::snprintf(number, sizeof number, unit == 0 ? "%.0f" : "%.2f", value);
-  // "1.50" reads better as "1.5", and "2.00" as "2".
-  std::string text = number;
-  if (text.find('.') != std::string::npos) {
-    while (text.back() == '0') text.pop_back();
-    if (text.back() == '.') text.pop_back();
-  }
-  return text + ' ' + kUnits[unit];
-}
 
 std::string gib_column(std::uint64_t bytes) {
   char text[32];

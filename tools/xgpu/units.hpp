@@ -1,13 +1,13 @@
-// Numbers as people read them: sizes in KiB/MiB/GiB, clocks in MHz, flags as yes/no.
+// Numbers as people read them: a GiB table column, clocks in MHz, flags as yes/no.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-namespace xgpu::cli {
+// Sizes in bytes ("3.72 GiB") are xgpu::format_bytes, shared with the library's messages.
+#include <xgpu/byte_size.hpp>
 
-/// "512 B", "32 KiB", "128 MiB", "3.72 GiB": the largest binary unit, two decimals at most.
-std::string human_bytes(std::uint64_t bytes);
+namespace xgpu::cli {
 
 /// Gibibytes with one decimal and no unit, for a table column headed "GiB": "3.7".
 std::string gib_column(std::uint64_t bytes);

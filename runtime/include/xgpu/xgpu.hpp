@@ -5,6 +5,7 @@
 #pragma once
 
 #include <xgpu/buffer.hpp>
+#include <xgpu/byte_size.hpp>
 #include <xgpu/cache.hpp>
 #include <xgpu/context.hpp>
 #include <xgpu/device.hpp>

@@ -3,6 +3,7 @@
 
 #include "cache/kernel_cache.hpp"
 #include "registry.hpp"
+#include "util/byte_size.hpp"
 #include "xgpu/cache.hpp"
 #include "xgpu/device.hpp"
 #include "xgpu/error.hpp"
@@ -128,7 +129,7 @@ std::size_t clear(std::string_view device_selector) {
 }
 
 std::uint64_t parse_size(std::string_view text) {
-  if (auto bytes = detail::parse_size(text)) return *bytes;
+  if (auto bytes = util::parse_byte_size(text)) return *bytes;
   throw Error(Errc::invalid_argument,
               "'" + std::string(text) +
                   "' is not a size: write a number with K, M, G or T, "

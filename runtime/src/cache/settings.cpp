@@ -6,6 +6,7 @@
 #include <string>
 
 #include "log.hpp"
+#include "util/byte_size.hpp"
 
 namespace xgpu::detail {
 namespace {
@@ -16,31 +17,6 @@ const char* environment(const char* name) {
 }
 
 }  // namespace
-
-std::optional<std::uint64_t> parse_size(std::string_view text) {
-  std::string value(text);
-  if (value.empty()) return std::nullopt;
-  char* end = nullptr;
-  double number = std::strtod(value.c_str(), &end);
-  if (end == value.c_str() || !(number >= 0)) return std::nullopt;
-  std::string suffix(end);
-  if (suffix.size() > 1 && (suffix.back() == 'B' || suffix.back() == 'b')) suffix.pop_back();
-  if (suffix.size() == 2 && suffix[1] == 'i') suffix.pop_back();
-  double scale = 1;
-  if (suffix == "K" || suffix == "k")
-    scale = 1024.0;
-  else if (suffix == "M" || suffix == "m")
-    scale = 1024.0 * 1024;
-  else if (suffix == "G" || suffix == "g")
-    scale = 1024.0 * 1024 * 1024;
-  else if (suffix == "T" || suffix == "t")
-    scale = 1024.0 * 1024 * 1024 * 1024;
-  else if (!suffix.empty() && suffix != "B" && suffix != "b")
-    return std::nullopt;
-  double bytes = number * scale;
-  if (bytes > 9.0e18) return std::nullopt;
-  return static_cast<std::uint64_t>(bytes);
-}
 
 CacheSettings cache_settings_from_environment() {
   CacheSettings settings;
@@ -68,7 +44,7 @@ CacheSettings cache_settings_from_environment() {
     settings.note = "off: neither XGPU_CACHE_DIR, XDG_CACHE_HOME nor HOME is set";
   }
   if (const char* size = environment("XGPU_CACHE_MAX_SIZE")) {
-    if (auto bytes = parse_size(size)) {
+    if (auto bytes = util::parse_byte_size(size)) {
       settings.max_size = *bytes;
     } else {
       logger("cache").warn("XGPU_CACHE_MAX_SIZE={} is not a size such as 512M or 2G: using 1G",

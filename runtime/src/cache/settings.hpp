@@ -3,9 +3,7 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
-#include <string_view>
 
 namespace xgpu::detail {
 
@@ -19,8 +17,5 @@ struct CacheSettings {
 };
 
 CacheSettings cache_settings_from_environment();
-
-/// "512M", "2G", "1048576", "1.5G" (K, M, G, T are powers of 1024); nothing when invalid.
-std::optional<std::uint64_t> parse_size(std::string_view text);
 
 }  // namespace xgpu::detail
