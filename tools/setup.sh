@@ -84,7 +84,7 @@ if [[ "${mode}" == test ]]; then
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DXGPU_SANITIZE=address,undefined \
     -DXGPU_BUILD_EXAMPLES=OFF
   # Only what the unit tests run: the test program, the module and the stub modules.
-  cmake --build build-asan -j"${jobs}" --target xgpu-tests
+  cmake --build build-asan -j"${jobs}" --target xgpu-tests xgpu-core-tests
   # Leak checking stays on: the tests' own LSAN suppressions cover only the OpenCL drivers.
   UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan -L unit --no-tests=error --output-on-failure -j"${jobs}"

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <xgpu/export.hpp>
 
 namespace xgpu {
 namespace cache {
@@ -19,7 +20,7 @@ struct Status {
   std::uint64_t size = 0;  ///< bytes of every entry
   std::size_t entries = 0;
 };
-Status status();
+XGPU_API Status status();
 
 struct Entry {
   std::string hash, path;
@@ -30,31 +31,31 @@ struct Entry {
   std::string problem;  ///< why the entry is bad, when it is
 };
 /// Every entry, least recently used first, read and checked.
-std::vector<Entry> list();
+XGPU_API std::vector<Entry> list();
 
 struct VerifyReport {
   std::size_t checked = 0;
   std::vector<Entry> removed;  ///< bad entries (with the problem), deleted
 };
 /// Checks every entry and deletes the bad ones (when the cache is writable).
-VerifyReport verify();
+XGPU_API VerifyReport verify();
 
 struct PruneReport {
   std::vector<Entry> removed;
   std::uint64_t size_after = 0;
 };
 /// Deletes least recently used entries until the cache holds at most max_size bytes.
-PruneReport prune(std::uint64_t max_size);
+XGPU_API PruneReport prune(std::uint64_t max_size);
 
 /// Deletes every entry, or with a selector only the entries made for the devices it
 /// selects (same device name and driver version). Returns how many were deleted.
-std::size_t clear(std::string_view device_selector = {});
+XGPU_API std::size_t clear(std::string_view device_selector = {});
 
 /// "512M", "2G", "1.5G", "1048576" in bytes; throws xgpu::Error (invalid_argument).
-std::uint64_t parse_size(std::string_view text);
+XGPU_API std::uint64_t parse_size(std::string_view text);
 
 /// Writes every entry this process still has pending (normally done at exit).
-void flush();
+XGPU_API void flush();
 
 }  // namespace cache
 }  // namespace xgpu

@@ -6,13 +6,14 @@
 #include <vector>
 #include <xgpu/buffer.hpp>
 #include <xgpu/device.hpp>
+#include <xgpu/export.hpp>
 #include <xgpu/program.hpp>
 
 namespace xgpu {
 namespace detail {
 struct ContextState;
-BufferCore allocate(const ContextState& context, std::size_t bytes, Access access,
-                    bool host_visible);
+XGPU_API BufferCore allocate(const ContextState& context, std::size_t bytes, Access access,
+                             bool host_visible);
 }  // namespace detail
 
 class Queue;
@@ -23,7 +24,7 @@ struct QueueOptions {
 };
 
 /// A context on one device. Copies share it; it is safe to use from several threads.
-class Context {
+class XGPU_API Context {
  public:
   Context() = default;
   explicit Context(const Device& device);

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+#include <xgpu/export.hpp>
 
 namespace xgpu {
 namespace detail {
@@ -22,7 +23,7 @@ struct DeviceType {
 };
 
 /// Everything xgpu knows about a device, read once when the backend is loaded.
-struct DeviceInfo {
+struct XGPU_API DeviceInfo {
   std::string backend;  ///< module name: "opencl"
   std::string platform_name, platform_vendor, platform_version;
   std::string name;
@@ -53,7 +54,7 @@ struct DeviceInfo {
 };
 
 /// One device of one backend. A cheap value: devices live as long as the process.
-class Device {
+class XGPU_API Device {
  public:
   Device() = default;
   const DeviceInfo& info() const;
@@ -74,7 +75,7 @@ class Device {
 
 /// The visible devices of every backend (XGPU_VISIBLE_DEVICES applied), in a stable order.
 /// Throws xgpu::Error if XGPU_VISIBLE_DEVICES does not parse.
-std::vector<Device> devices();
+XGPU_API std::vector<Device> devices();
 
 /// The device a selector picks (see docs/selectors.md): "gpu", "opencl:gpu:1", "nvidia:0",
 /// "cpu", "2", or several terms separated by commas, the first matching term winning.
@@ -83,18 +84,18 @@ std::vector<Device> devices();
 /// match a simulator such as Oclgrind, which claims every type: name it ("oclgrind"),
 /// or use "*" or its index.
 /// Throws xgpu::Error (invalid_selector or no_device) naming the problem.
-Device select(std::string_view selector = {});
+XGPU_API Device select(std::string_view selector = {});
 
 /// Like select(), but returns nothing instead of throwing when no device matches.
 /// A selector that does not parse still throws.
-std::optional<Device> find(std::string_view selector);
+XGPU_API std::optional<Device> find(std::string_view selector);
 
 /// Every visible device matched by any term of the selector, in term order (the matches
 /// of the first term, then the new matches of the second, ...), each once.
-std::vector<Device> select_all(std::string_view selector);
+XGPU_API std::vector<Device> select_all(std::string_view selector);
 
 /// A requirement filter such as "mem>=24G,fp64,fp16,cu>=8,wg>=256,ext=cl_khr_fp64".
-class Requirements {
+class XGPU_API Requirements {
  public:
   /// Throws xgpu::Error (invalid_selector) naming the term that does not parse.
   static Requirements parse(std::string_view text);
@@ -124,13 +125,13 @@ struct BackendReport {
 };
 
 /// Every module the loader found or tried, in search order.
-std::vector<BackendReport> backends();
+XGPU_API std::vector<BackendReport> backends();
 
 /// The folders searched for modules, in order (XGPU_BACKEND_PATH first).
-std::vector<std::string> backend_search_path();
+XGPU_API std::vector<std::string> backend_search_path();
 
 /// Loads one module file on its own, checks it as the registry would, initialises it and
 /// counts its devices, without registering it. For diagnostics and tests.
-BackendReport inspect_backend_module(const std::string& path);
+XGPU_API BackendReport inspect_backend_module(const std::string& path);
 
 }  // namespace xgpu

@@ -12,15 +12,16 @@ namespace xgpu {
 enum class Errc : std::uint32_t {
 #define XGPU_ERRC(id, name, meaning) id,
 #include <xgpu/error_codes.def>
+#include <xgpu/export.hpp>
 #undef XGPU_ERRC
 };
 
 /// The symbolic name of an Errc ("argument_type").
-const char* errc_name(Errc code) noexcept;
+XGPU_API const char* errc_name(Errc code) noexcept;
 
 /// Every failure of xgpu. what() is a complete sentence naming the mistake; the parts are
 /// also available one by one for programs that react to them.
-class Error : public std::runtime_error {
+class XGPU_API Error : public std::runtime_error {
  public:
   struct Details {
     Errc code = Errc::backend;

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <xgpu/export.hpp>
 #include <xgpu/handle.hpp>
 
 namespace xgpu {
@@ -17,7 +18,7 @@ struct Profile {
 /// Where a command is; a failed command's Event::wait() throws.
 enum class EventStatus { queued, submitted, running, complete };
 
-class Event {
+class XGPU_API Event {
  public:
   Event() = default;
   explicit Event(detail::Handle<detail::ObjectKind::event> handle) : handle_(std::move(handle)) {}

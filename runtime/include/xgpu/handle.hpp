@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <utility>
+#include <xgpu/export.hpp>
 
 namespace xgpu {
 namespace detail {
@@ -21,8 +22,8 @@ enum class ObjectKind : std::uint32_t {
   event = 7
 };
 
-void retain_object(const Module* module, ObjectKind kind, void* raw);
-void release_object(const Module* module, ObjectKind kind, void* raw) noexcept;
+XGPU_API void retain_object(const Module* module, ObjectKind kind, void* raw);
+XGPU_API void release_object(const Module* module, ObjectKind kind, void* raw) noexcept;
 
 template <ObjectKind Kind>
 class Handle {

@@ -11,21 +11,22 @@
 #include <xgpu/context.hpp>
 #include <xgpu/device.hpp>
 #include <xgpu/event.hpp>
+#include <xgpu/export.hpp>
 #include <xgpu/queue.hpp>
 
 namespace xgpu::interop {
 
 /// The name of the backend behind a device ("opencl").
-const std::string& backend(const Device& device);
+XGPU_API const std::string& backend(const Device& device);
 
 /// Native handles. Throw xgpu::Error (unsupported) when the backend has no interop, and
 /// (invalid_handle) for an empty object. An empty Buffer (0 elements) has no native object:
 /// native() returns nullptr for it.
-void* native(const Device& device);
-void* native(const Context& context);
-void* native(const Queue& queue);
-void* native(const Event& event);
-void* native_buffer(const detail::BufferCore& buffer);
+XGPU_API void* native(const Device& device);
+XGPU_API void* native(const Context& context);
+XGPU_API void* native(const Queue& queue);
+XGPU_API void* native(const Event& event);
+XGPU_API void* native_buffer(const detail::BufferCore& buffer);
 template <class T>
 void* native(const Buffer<T>& buffer) {
   return native_buffer(buffer.core());

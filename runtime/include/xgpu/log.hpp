@@ -3,11 +3,12 @@
 #pragma once
 
 #include <string>
+#include <xgpu/export.hpp>
 
 namespace xgpu {
 
 /// Sets the level of every xgpu logger, overriding XGPU_LOG_LEVEL. Throws
 /// xgpu::Error (invalid_argument) for a name spdlog does not know.
-void set_log_level(const std::string& level);
+XGPU_API void set_log_level(const std::string& level);
 
 }  // namespace xgpu

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <xgpu/export.hpp>
 
 namespace xgpu {
 namespace detail {
@@ -32,7 +33,7 @@ struct KernelLimits {
 };
 
 /// A program built for its context's device. Copies share the program.
-class Program {
+class XGPU_API Program {
  public:
   Program() = default;
   explicit Program(std::shared_ptr<const detail::ProgramState> state) : state_(std::move(state)) {}
@@ -52,7 +53,7 @@ class Program {
 
 /// One kernel of a program. Copies share the kernel; launches of one kernel from several
 /// threads are serialized by xgpu (a kernel's arguments are per-object state in OpenCL).
-class Kernel {
+class XGPU_API Kernel {
  public:
   Kernel() = default;
   explicit Kernel(std::shared_ptr<detail::KernelState> state) : state_(std::move(state)) {}

@@ -16,6 +16,7 @@
 #include <xgpu/buffer.hpp>
 #include <xgpu/context.hpp>
 #include <xgpu/event.hpp>
+#include <xgpu/export.hpp>
 #include <xgpu/handle.hpp>
 #include <xgpu/kernel_args.hpp>
 #include <xgpu/program.hpp>
@@ -29,7 +30,7 @@ class Mapping;
 /// Means "to the end of the buffer" in counts.
 inline constexpr std::size_t all = std::numeric_limits<std::size_t>::max();
 
-class Queue {
+class XGPU_API Queue {
  public:
   Queue() = default;
   Queue(Context context, detail::Handle<detail::ObjectKind::queue> handle, bool profiling);
@@ -188,7 +189,7 @@ class Mapping {
 };
 
 namespace detail {
-void log_unmap_failure(const char* what) noexcept;
+XGPU_API void log_unmap_failure(const char* what) noexcept;
 }
 
 template <class T>
