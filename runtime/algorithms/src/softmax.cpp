@@ -53,10 +53,7 @@ template <class T>
 Event softmax_matrix_rows(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, std::size_t rows,
                           std::size_t cols) {
   const char* call = "xgpu::softmax_rows";
-  algo::require_type<T>(queue, call);
-  const std::size_t count = algo::matrix_elements(rows, cols, call);
-  if (in.size() < count) algo::size_mismatch(call, "buffer in", in.size(), count);
-  if (out.size() < count) algo::size_mismatch(call, "buffer out", out.size(), count);
+  const std::size_t count = algo::checked_matrix_io(queue, in, out, rows, cols, call);
   if (count == 0) return Event();
   const auto r = static_cast<unsigned>(rows), c = static_cast<unsigned>(cols);
   // On CPUs a work-item per row won at every shape measured on PoCL (2 cores, 4M floats:

@@ -80,6 +80,17 @@ inline constexpr std::size_t kMaxElements = (std::size_t{1} << 31) - 1;
 void require_uint_size(std::size_t count, const char* call);
 /// rows * cols, checked: invalid_argument when the product overflows or exceeds kMaxElements.
 std::size_t matrix_elements(std::size_t rows, std::size_t cols, const char* call);
+/// For a rows x cols matrix read from `in` and written to `out`: checks T, the product and
+/// both buffers' sizes, and returns the element count.
+template <class T>
+std::size_t checked_matrix_io(const Queue& queue, const Buffer<T>& in, const Buffer<T>& out,
+                              std::size_t rows, std::size_t cols, const char* call) {
+  require_type<T>(queue, call);
+  const std::size_t count = matrix_elements(rows, cols, call);
+  if (in.size() < count) size_mismatch(call, "buffer in", in.size(), count);
+  if (out.size() < count) size_mismatch(call, "buffer out", out.size(), count);
+  return count;
+}
 
 template <class T>
 void require_type(const Queue& queue, const char* call) {

@@ -81,10 +81,7 @@ template <class T>
 Event transpose_matrix(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, std::size_t rows,
                        std::size_t cols) {
   const char* call = "xgpu::transpose";
-  algo::require_type<T>(queue, call);
-  const std::size_t count = algo::matrix_elements(rows, cols, call);
-  if (in.size() < count) algo::size_mismatch(call, "buffer in", in.size(), count);
-  if (out.size() < count) algo::size_mismatch(call, "buffer out", out.size(), count);
+  const std::size_t count = algo::checked_matrix_io(queue, in, out, rows, cols, call);
   if (count != 0 && ext::same_buffer(in, out))
     algo::invalid(call, "in and out are the same buffer; transposing in place is not supported");
   if (count == 0) return Event();
