@@ -41,7 +41,8 @@ DynamicLibrary DynamicLibrary::open(const LibrarySpec& spec,
     }
     std::string missing;
     for (const char* name : required) {
-      if (library.symbol(name) == nullptr) missing += std::string(missing.empty() ? "" : ", ") + name;
+      if (library.symbol(name) == nullptr)
+        missing += std::string(missing.empty() ? "" : ", ") + name;
     }
     if (!missing.empty()) {
       tried += candidate + " lacks " + missing;
