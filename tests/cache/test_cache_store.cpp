@@ -6,6 +6,7 @@
 
 using namespace xgpu_cache_test;
 using xgpu::detail::CacheStore;
+using xgpu::detail::StoredEntry;
 
 TEST_CASE("an entry stored is loaded back, from a private file", "[cache]") {
   TempFolder temp;
@@ -103,6 +104,70 @@ TEST_CASE("a symlink in place of an entry is not followed", "[cache]") {
   REQUIRE(symlink(elsewhere.c_str(), path.c_str()) == 0);
   CHECK_FALSE(store.load(hash, entry.key));
   CHECK(read_bytes(elsewhere) == xgpu::detail::encode_entry(entry));  // the target untouched
+}
+
+TEST_CASE("a FIFO at an entry's path is refused without blocking", "[cache]") {
+  TempFolder temp;
+  const std::string folder = temp / "cache";
+  CacheStore store(settings_for(folder));
+  const CacheEntry entry = make_entry("key");
+  const std::string hash = hash_of(entry.key);
+  store.store(hash, entry);
+  const std::string path = entry_path(folder, hash);
+  REQUIRE(unlink(path.c_str()) == 0);
+  REQUIRE(mkfifo(path.c_str(), 0600) == 0);
+  // Without O_NONBLOCK either open waits for a writer that never comes: the test would hang
+  // until CTest's timeout kills it. `verify`'s reader leaves the FIFO; a load deletes it.
+  CacheEntry read;
+  std::string why;
+  StoredEntry stored;
+  stored.path = path;
+  stored.hash = hash;
+  CHECK_FALSE(store.read(stored, read, &why));
+  CHECK(why == "not a readable regular file");
+  CHECK_FALSE(store.load(hash, entry.key));
+  CHECK_FALSE(exists(path));
+  // The next store puts a good entry back in its place.
+  store.store(hash, entry);
+  auto loaded = store.load(hash, entry.key);
+  REQUIRE(loaded);
+  CHECK(same(*loaded, entry));
+}
+
+TEST_CASE("a symlink at any level below the cache folder is never followed", "[cache]") {
+  const CacheEntry entry = make_entry("key");
+  const std::string hash = hash_of(entry.key);
+  for (const std::string level : {"v1", "fan-out"}) {
+    DYNAMIC_SECTION(level) {
+      TempFolder temp;
+      const std::string folder = temp / "cache";
+      const std::string elsewhere = temp / "elsewhere";
+      REQUIRE(mkdir(elsewhere.c_str(), 0700) == 0);
+      CacheStore store(settings_for(folder));
+      REQUIRE(store.writable());
+      const std::string path = entry_path(folder, hash);
+      const std::string fan_out = path.substr(0, path.rfind('/'));
+      const std::string linked = level == "v1" ? folder + "/v1" : fan_out;
+      if (level == "fan-out") REQUIRE(mkdir((folder + "/v1").c_str(), 0700) == 0);
+      // A good entry where the link points: loading through the link would find it.
+      if (level == "v1") {
+        const std::string target_fan = elsewhere + fan_out.substr(folder.size() + 3);
+        REQUIRE(mkdir(target_fan.c_str(), 0700) == 0);
+        write_bytes(target_fan + path.substr(fan_out.size()), xgpu::detail::encode_entry(entry));
+      } else {
+        write_bytes(elsewhere + path.substr(fan_out.size()), xgpu::detail::encode_entry(entry));
+      }
+      const std::vector<std::string> planted = files_under(elsewhere);
+      REQUIRE(planted.size() == 1);
+      REQUIRE(symlink(elsewhere.c_str(), linked.c_str()) == 0);
+      CHECK_FALSE(store.load(hash, entry.key));  // not read through the link
+      store.store(hash, entry);                  // not written through it
+      store.remove(hash, entry, "test");         // not deleted through it
+      CHECK(store.entries().empty());            // not listed through it
+      CHECK(store.prune(0).empty());             // not pruned through it
+      CHECK(files_under(elsewhere) == planted);
+    }
+  }
 }
 
 TEST_CASE("an unsafe cache folder is refused and nothing is written", "[cache]") {

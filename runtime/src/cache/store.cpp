@@ -1,5 +1,8 @@
-// The cache folder; see store.hpp. Every open uses O_NOFOLLOW: a symlink planted where an
-// entry should be is never followed.
+// The cache folder; see store.hpp. Nothing below the cache folder is followed through a
+// symbolic link: entries are opened with O_NOFOLLOW, and a layout or fan-out folder that is a
+// link (planted to make xgpu read or write elsewhere) is refused. Entries are opened with
+// O_NONBLOCK, so that a FIFO planted at an entry's path cannot stall a program: it is then
+// refused as not a regular file.
 #include "cache/store.hpp"
 
 #include <dirent.h>
@@ -40,6 +43,17 @@ bool make_folders(const std::string& path, std::string& why) {
   return true;
 }
 
+// Opens a file that should be an entry: never through a final symlink, never blocking.
+int open_entry_file(const std::string& path) {
+  return open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+}
+
+// Whether `path` is a folder itself, not a symbolic link to one (false when missing).
+bool real_folder(const std::string& path) {
+  struct stat info {};
+  return lstat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
 bool read_file(int fd, std::string& bytes) {
   struct stat info {};
   if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) return false;
@@ -70,11 +84,13 @@ bool write_all(int fd, const std::string& bytes) {
 // Calls visit(path, name) for every file in the fan-out folders under root.
 template <class Visit>
 void for_each_file(const std::string& root, Visit&& visit) {
+  if (!real_folder(root)) return;
   DIR* top = opendir(root.c_str());
   if (!top) return;
   while (dirent* fan = readdir(top)) {
     if (fan->d_name[0] == '.') continue;
     std::string folder = root + "/" + fan->d_name;
+    if (!real_folder(folder)) continue;
     DIR* dir = opendir(folder.c_str());
     if (!dir) continue;
     while (dirent* file = readdir(dir)) {
@@ -135,6 +151,23 @@ void CacheStore::refuse(const std::string& why) {
   logger("cache").warn("kernel cache disabled: {}; programs are built without it", why);
 }
 
+// The layout folder (v1) and the entry's fan-out folder must be folders, not links: a link
+// would make every read and write of the cache land wherever it points.
+bool CacheStore::folders_below_root_real(const std::string& path, const char* action) const {
+  const std::string fan_out = path.substr(0, path.rfind('/'));
+  for (const std::string& folder : {root_, fan_out}) {
+    struct stat info {};
+    if (lstat(folder.c_str(), &info) != 0) return errno == ENOENT;  // nothing there yet
+    if (!S_ISDIR(info.st_mode)) {
+      logger("cache").warn(
+          "{} {}: {} is {}", action, path, folder,
+          S_ISLNK(info.st_mode) ? "a symbolic link, never followed" : "not a folder");
+      return false;
+    }
+  }
+  return true;
+}
+
 std::string CacheStore::entry_path(const std::string& hash) const {
   return root_ + "/" + hash.substr(0, 2) + "/" + hash + kSuffix;
 }
@@ -142,7 +175,8 @@ std::string CacheStore::entry_path(const std::string& hash) const {
 std::optional<CacheEntry> CacheStore::load(const std::string& hash, const std::string& key) {
   if (!readable()) return std::nullopt;
   const std::string path = entry_path(hash);
-  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (!folders_below_root_real(path, "not reading")) return std::nullopt;
+  int fd = open_entry_file(path);
   if (fd < 0) {
     if (errno != ENOENT) logger("cache").warn("cannot open cache entry {}: {}", path, errno_text());
     return std::nullopt;
@@ -180,10 +214,13 @@ void CacheStore::store(const std::string& hash, const CacheEntry& entry) {
   const std::string path = entry_path(hash);
   const std::string folder = path.substr(0, path.rfind('/'));
   std::string why;
+  // Before mkdir -p as well: it would create the fan-out folder through a linked v1.
+  if (!folders_below_root_real(path, "not caching")) return;
   if (!make_folders(folder, why)) {
     logger("cache").warn("not caching {}: {}", hash, why);
     return;
   }
+  if (!folders_below_root_real(path, "not caching")) return;
   std::string temporary = folder + "/.tmp-" + hash + "-XXXXXX";
   int fd = mkostemp(temporary.data(), O_CLOEXEC);  // 0600, a name no other process holds
   if (fd < 0) {
@@ -207,6 +244,7 @@ void CacheStore::store(const std::string& hash, const CacheEntry& entry) {
 void CacheStore::remove(const std::string& hash, const CacheEntry& entry, const std::string& why) {
   if (!writable()) return;
   const std::string path = entry_path(hash);
+  if (!folders_below_root_real(path, "not removing")) return;
   // Only if the file still holds that entry: another process may have replaced it.
   CacheEntry current;
   std::string ignored;
@@ -240,7 +278,7 @@ std::vector<StoredEntry> CacheStore::entries() const {
 }
 
 bool CacheStore::read(const StoredEntry& stored, CacheEntry& entry, std::string* why) const {
-  int fd = open(stored.path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = open_entry_file(stored.path);
   if (fd < 0) {
     if (why) *why = "cannot open: " + errno_text();
     return false;

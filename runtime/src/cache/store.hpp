@@ -55,6 +55,9 @@ class CacheStore {
 
  private:
   std::string entry_path(const std::string& hash) const;
+  /// Whether the layout and fan-out folders of the entry at `path` are real folders (or not
+  /// there yet); warns "<action> <path>: ..." when one is a link or not a folder.
+  bool folders_below_root_real(const std::string& path, const char* action) const;
   static std::string check_folder(const std::string& folder, bool create);
   void refuse(const std::string& why);
   void remove_abandoned() const;
