@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <stdexcept>
 
 namespace xgpu::conform {
 
@@ -26,9 +27,24 @@ Program Env::program(const std::string& name, const std::string& text, const std
   const std::string key = name + '\n' + options;
   auto found = programs_.find(key);
   if (found != programs_.end()) return found->second;
-  Program built = context_.build(Source{name, text}, options);
+  std::string patched = text;
+  const auto [first, last] = patches_.equal_range(name);
+  for (auto patch = first; patch != last; ++patch) {
+    const std::size_t at = patched.find(patch->second.from);
+    if (at == std::string::npos)
+      throw std::logic_error("sabotage of " + name + ": '" + patch->second.from +
+                             "' is not in the program");
+    patched.replace(at, patch->second.from.size(), patch->second.to);
+  }
+  Program built = context_.build(Source{name, patched}, options);
   programs_.emplace(key, built);
   return built;
+}
+
+void Env::sabotage(const std::string& name, const std::string& from, const std::string& to) {
+  patches_.emplace(name, Patch{from, to});
+  for (auto it = programs_.begin(); it != programs_.end();)
+    it = it->first.compare(0, name.size() + 1, name + '\n') == 0 ? programs_.erase(it) : ++it;
 }
 
 std::string missing_capability(const std::string& needs, const DeviceInfo& info) {

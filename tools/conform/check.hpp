@@ -51,12 +51,21 @@ class Env {
   Program program(const std::string& name, const std::string& text,
                   const std::string& options = {});
 
+  /// For the tests that prove a check can fail: every later build of program `name` has
+  /// `from` replaced by `to` (a wrong kernel). Building it throws when `from` is absent, so a
+  /// sabotage that no longer matches the kernel cannot pass silently. Forgets earlier builds.
+  void sabotage(const std::string& name, const std::string& from, const std::string& to);
+
  private:
+  struct Patch {
+    std::string from, to;
+  };
   Device device_;
   Context context_;
   Queue queue_;
   bool quick_;
   std::map<std::string, Program> programs_;
+  std::multimap<std::string, Patch> patches_;
 };
 
 /// The description of one check.
