@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -56,6 +57,16 @@ class Env {
   /// sabotage that no longer matches the kernel cannot pass silently. Forgets earlier builds.
   void sabotage(const std::string& name, const std::string& from, const std::string& to);
 
+  /// --full: the checks of one-argument float math functions go over every float bit
+  /// pattern in [first, end), `batch` per launch, instead of samples (math_exhaustive.cpp).
+  /// Tests narrow the range; `progress` hears (check name, fraction done) after each batch.
+  struct Exhaustive {
+    bool on = false;
+    std::uint64_t first = 0, end = std::uint64_t{1} << 32, batch = std::uint64_t{1} << 24;
+    std::function<void(const std::string&, double)> progress;
+  };
+  Exhaustive& exhaustive() { return exhaustive_; }
+
  private:
   struct Patch {
     std::string from, to;
@@ -66,6 +77,7 @@ class Env {
   bool quick_;
   std::map<std::string, Program> programs_;
   std::multimap<std::string, Patch> patches_;
+  Exhaustive exhaustive_;
 };
 
 /// The description of one check.

@@ -26,6 +26,25 @@ std::string unknown_suite(const Registry& registry, const std::vector<std::strin
   return {};
 }
 
+namespace {
+
+bool named(const Check& check, const std::vector<std::string>& names) {
+  return std::any_of(names.begin(), names.end(), [&](const std::string& name) {
+    return name == check.name || name == check.suite + "/" + check.name;
+  });
+}
+
+}  // namespace
+
+std::string unknown_check(const Registry& registry, const std::vector<std::string>& checks) {
+  for (const std::string& name : checks) {
+    if (!std::any_of(registry.checks().begin(), registry.checks().end(),
+                     [&](const Check& check) { return named(check, {name}); }))
+      return name;
+  }
+  return {};
+}
+
 DeviceReport run_device(const Registry& registry, const Device& device, const RunOptions& options) {
   DeviceReport report;
   report.label = device.describe();
@@ -34,7 +53,7 @@ DeviceReport run_device(const Registry& registry, const Device& device, const Ru
   for (const Check& check : registry.checks()) {
     if (options.suites.empty() || std::find(options.suites.begin(), options.suites.end(),
                                             check.suite) != options.suites.end())
-      selected.push_back(&check);
+      if (options.checks.empty() || named(check, options.checks)) selected.push_back(&check);
   }
   std::unique_ptr<Env> env;
   try {
@@ -43,6 +62,8 @@ DeviceReport run_device(const Registry& registry, const Device& device, const Ru
     report.results.push_back({"runner", "context", fail(std::string("no context: ") + e.what())});
     return report;
   }
+  env->exhaustive().on = options.full;
+  env->exhaustive().progress = options.full_progress;
   for (std::size_t i = 0; i < selected.size(); ++i) {
     const Check& check = *selected[i];
     if (options.progress) options.progress(i, selected.size(), check);

@@ -34,6 +34,11 @@ struct RunOptions {
   bool quick = false;
   /// Called before each check (index, total, check), e.g. to show progress.
   std::function<void(std::size_t, std::size_t, const Check&)> progress;
+  /// Only these checks ("name" or "suite/name"); empty: every check of the suites.
+  std::vector<std::string> checks;
+  /// --full: math checks over every float input (Env::Exhaustive), with this progress.
+  bool full = false;
+  std::function<void(const std::string&, double)> full_progress;
 };
 
 /// Runs every check of `registry` selected by the options on the device. A device whose
@@ -42,6 +47,9 @@ DeviceReport run_device(const Registry& registry, const Device& device, const Ru
 
 /// Checks that the suite names exist; returns the first unknown one, or empty.
 std::string unknown_suite(const Registry& registry, const std::vector<std::string>& suites);
+
+/// Checks that the check names exist; returns the first unknown one, or empty.
+std::string unknown_check(const Registry& registry, const std::vector<std::string>& checks);
 
 /// "N passed, N failed, N skipped" over every device.
 std::string summary_line(const std::vector<DeviceReport>& reports);

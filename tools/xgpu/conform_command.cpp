@@ -1,14 +1,16 @@
 // `xgpu conform [-d SEL] [--suite api,math,...] [--quick] [--junit FILE] [--json FILE]
-// [--baseline FILE]`: the conformance suite on every selected device, a table of suites by
-// devices, the failures and skips with their details, and `N passed, N failed, N skipped`
-// as the last line. Exit 0 only when nothing failed.
+// [--baseline FILE] [--check NAMES] [--full]`: the conformance suite on every selected device, a
+// table of suites by devices, the failures and skips with their details, and `N passed, N failed, N
+// skipped` as the last line. Exit 0 only when nothing failed.
 #include "conform_command.hpp"
 
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <report.hpp>
@@ -26,10 +28,41 @@ struct Options {
   std::string device;
   std::vector<std::string> suites;
   bool quick = false;
+  bool full = false;
+  std::vector<std::string> checks;
   bool selftest_failure = false;
   std::string junit, json, baseline;
   ColorMode color = ColorMode::automatic;
 };
+
+// --full's progress on stderr: a bar with the ETA redrawn in place on a terminal, else a
+// line every 5 %.
+std::function<void(const std::string&, double)> full_progress_reporter(bool terminal) {
+  struct State {
+    std::string check;
+    std::chrono::steady_clock::time_point start;
+    int last_step = -1;
+  };
+  auto state = std::make_shared<State>();
+  return [state, terminal](const std::string& check, double fraction) {
+    const auto now = std::chrono::steady_clock::now();
+    if (check != state->check) *state = {check, now, -1};
+    const double elapsed = std::chrono::duration<double>(now - state->start).count();
+    const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0;
+    const int percent = static_cast<int>(fraction * 100);
+    std::ostringstream line;
+    line << check << " " << percent << "% of 2^32 inputs, ETA " << static_cast<long>(eta) << " s";
+    if (terminal) {
+      const int filled = static_cast<int>(fraction * 30);
+      std::cerr << "\r\x1b[K[" << std::string(filled, '#') << std::string(30 - filled, '.') << "] "
+                << line.str() << std::flush;
+      if (fraction >= 1) std::cerr << "\n";
+    } else if (percent / 5 != state->last_step) {
+      state->last_step = percent / 5;
+      std::cerr << "xgpu conform --full: " << line.str() << "\n";
+    }
+  };
+}
 
 std::vector<conform::DeviceReport> run_all(const conform::Registry& registry,
                                            const std::vector<Device>& selected,
@@ -38,6 +71,9 @@ std::vector<conform::DeviceReport> run_all(const conform::Registry& registry,
   std::vector<conform::DeviceReport> reports;
   for (std::size_t d = 0; d < selected.size(); ++d) {
     conform::RunOptions run{options.suites, options.quick, {}};
+    run.checks = options.checks;
+    run.full = options.full;
+    if (options.full) run.full_progress = full_progress_reporter(progress);
     const std::string label = selected[d].describe();
     if (progress) {
       run.progress = [&](std::size_t i, std::size_t total, const conform::Check& check) {
@@ -102,6 +138,17 @@ int run_conform(const Options& options) {
     std::string known;
     for (const std::string& s : registry.suites()) known += (known.empty() ? "" : ", ") + s;
     std::cerr << "xgpu: error: unknown suite '" << unknown << "' (suites: " << known << ")\n";
+    return kExitUsage;
+  }
+  const std::string unknown_name = conform::unknown_check(registry, options.checks);
+  if (!unknown_name.empty()) {
+    std::cerr << "xgpu: error: unknown check '" << unknown_name
+              << "' (a check name such as float_sin or math/float_sin)\n";
+    return kExitUsage;
+  }
+  if (options.full && options.suites.empty() && options.checks.empty()) {
+    std::cerr << "xgpu: error: --full runs for minutes per function: choose them with --suite "
+                 "math and/or --check float_sin,...\n";
     return kExitUsage;
   }
   nlohmann::json baseline;
@@ -173,6 +220,12 @@ Run setup_conform(CLI::App& sub) {
                  "events,atomics,math,cache,library (default: all)")
       ->delimiter(',');
   sub.add_flag("--quick", options->quick, "Small sizes and sampled math, for CI and simulators");
+  sub.add_flag("--full", options->full,
+               "Math: every one of the 2^32 float inputs of one-argument float functions "
+               "(minutes per function on a GPU); with --suite math and/or --check");
+  sub.add_option("--check", options->checks,
+                 "Only these checks (name or suite/name, e.g. float_sin,math/float_exp)")
+      ->delimiter(',');
   sub.add_option("--junit", options->junit, "Also write JUnit XML to FILE");
   sub.add_option("--json", options->json, "Also write every result and fingerprint as JSON");
   sub.add_option("--baseline", options->baseline,
@@ -184,6 +237,7 @@ Run setup_conform(CLI::App& sub) {
       "Examples:\n  xgpu conform                 every check on every device\n"
       "  xgpu conform -d pocl --suite math,atomics --junit report.xml\n"
       "  xgpu conform --quick --json now.json --baseline before.json\n"
+      "  xgpu conform -d gpu --full --check float_sin,float_log   every float input\n"
       "Exit codes: 0 nothing failed, 1 a check failed, 2 usage, 3 no device at all,\n"
       "  4 no device matches -d.");
   return [options]() { return run_conform(*options); };

@@ -1,0 +1,183 @@
+// The math and half checks broken on purpose: each wrong kernel (Env::sabotage) or lying
+// input below must turn a passing check into a failure (or, for the precision probe, into a
+// refusal). Runs on every device: PoCL at full size, Oclgrind at quick size.
+#include <catch2/catch.hpp>
+#include <check.hpp>
+#include <cmath>
+#include <math_check.hpp>
+#include <string>
+
+using namespace xgpu::conform;
+
+namespace {
+
+const Check& find_check(const Registry& registry, const std::string& name) {
+  for (const Check& check : registry.checks())
+    if (check.suite + "/" + check.name == name) return check;
+  throw std::logic_error("no check " + name);
+}
+
+const Registry& registry() {
+  static const Registry all = all_checks();
+  return all;
+}
+
+bool quick_for(const xgpu::Device& device) { return device.info().implementation == "oclgrind"; }
+
+// Runs `check` on a fresh Env of every device: it passes, then fails once `program` has
+// `from` replaced by `to`; the failure's detail must contain `mentions`.
+void expect_sabotage_fails(const std::string& check_name, const std::string& program,
+                           const std::string& from, const std::string& to,
+                           const std::string& mentions = {}) {
+  const Check& check = find_check(registry(), check_name);
+  for (const xgpu::Device& device : xgpu::devices()) {
+    INFO(device.describe() << " " << check_name);
+    Env env(device, quick_for(device));
+    const Result good = run_check(check, env);
+    INFO("unbroken: " << good.detail);
+    CHECK(good.outcome != Outcome::fail);
+    env.sabotage(program, from, to);
+    const Result broken = run_check(check, env);
+    INFO("broken: " << broken.detail);
+    CHECK(broken.outcome == Outcome::fail);
+    CHECK(broken.detail.find(mentions) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sin with a sloppy argument reduction for large |a| fails", "[conform][broken]") {
+  // Broken: a relative error of 1e-6 in the reduced argument, only above 1e4 (the hard cases
+  // k*pi/2 up to k = 2^20 and 1e5..1e30 are there; the uniform samples are not).
+  expect_sabotage_fails("math/float_sin", "conform_math_float.cl", "r_[i] = sin(a);",
+                        "r_[i] = fabs(a) > 1e4f ? sin(a - 1e-6f * a) : sin(a);", "sin(a)");
+}
+
+TEST_CASE("pow with a wrong special case fails", "[conform][broken]") {
+  // Broken: pow(-1, +-inf) gives NaN instead of 1 (C99 Annex F), a pair only the special-case
+  // table holds.
+  expect_sabotage_fails("math/float_pow", "conform_math_float.cl", "r_[i] = pow(a, b);",
+                        "r_[i] = (a == -1.0f && isinf(b)) ? NAN : pow(a, b);",
+                        "a=-1 (-0x1p+0), b=inf");
+}
+
+TEST_CASE("exp overflowing early and log losing digits near 1 fail", "[conform][broken]") {
+  // Broken: exp gives inf from 88.7 (below log(FLT_MAX) = 88.7228).
+  expect_sabotage_fails("math/float_exp", "conform_math_float.cl", "r_[i] = exp(a);",
+                        "r_[i] = a > 88.7f ? INFINITY : exp(a);", "expected");
+  // Broken: log computed as log2(a) * ln 2 in float, which loses the low digits near 1.
+  expect_sabotage_fails("math/float_log", "conform_math_float.cl", "r_[i] = log(a);",
+                        "r_[i] = fabs(a - 1.0f) < 1e-3f ? (a - 1.0f) * 1.001f : log(a);");
+}
+
+TEST_CASE("vstore_half_rte rounding toward zero fails", "[conform][broken]") {
+  // Broken: the round-to-nearest-even kernel truncates instead.
+  expect_sabotage_fails("math/half_vstore_rte_boundaries", "conform_half.cl",
+                        "vstore_half_rte(f[i]", "vstore_half_rtz(f[i]", "store_rte");
+  // Broken: rtp rounds to nearest instead of up.
+  expect_sabotage_fails("math/half_vstore_rtp_boundaries", "conform_half.cl",
+                        "vstore_half_rtp(f[i]", "vstore_half_rte(f[i]", "store_rtp");
+}
+
+TEST_CASE("vload_half flushing subnormal halves fails", "[conform][broken]") {
+  // Broken: subnormal halves (exponent field 0) read as zero.
+  expect_sabotage_fails(
+      "math/half_vload_every_value", "conform_half.cl",
+      "f[i] = vload_half(i, (global const half*)h);",
+      "f[i] = (h[i] & 0x7c00) == 0 ? 0.0f : vload_half(i, (global const half*)h);", "vload_half");
+}
+
+TEST_CASE("the half reference rounds as IEEE 754 says", "[conform][broken]") {
+  using math::float_to_half_bits;
+  using math::HalfRounding;
+  const auto bits = [](float f) {
+    std::uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  };
+  CHECK(float_to_half_bits(bits(65520.0f), HalfRounding::rte) == 0x7c00);  // halfway to 2^16
+  CHECK(float_to_half_bits(bits(65520.0f), HalfRounding::rtz) == 0x7bff);
+  CHECK(float_to_half_bits(bits(-65520.0f), HalfRounding::rtp) == 0xfbff);
+  CHECK(float_to_half_bits(bits(-65520.0f), HalfRounding::rtn) == 0xfc00);
+  CHECK(float_to_half_bits(bits(1.0f + 0x1p-11f), HalfRounding::rte) == 0x3c00);  // tie: even
+  CHECK(float_to_half_bits(bits(1.0f + 3 * 0x1p-11f), HalfRounding::rte) == 0x3c02);
+  CHECK(float_to_half_bits(bits(0x1p-25f), HalfRounding::rte) == 0x0000);  // tie with 0
+  CHECK(float_to_half_bits(bits(0x1p-25f), HalfRounding::rtp) == 0x0001);
+  CHECK(float_to_half_bits(bits(0x1.8p-25f), HalfRounding::rte) == 0x0001);
+  CHECK(float_to_half_bits(bits(0x1.ff8p-15f), HalfRounding::rte) == 0x03ff);  // largest subnormal
+  CHECK(float_to_half_bits(bits(0x1.ffcp-15f), HalfRounding::rte) ==
+        0x0400);  // tie: carries to normal
+  CHECK(float_to_half_bits(bits(0x1.ffcp-15f), HalfRounding::rtz) == 0x03ff);
+  CHECK(math::half_to_float_bits(0x0001) == bits(0x1p-24f));
+  CHECK(math::half_to_float_bits(0xfbff) == bits(-65504.0f));
+  // A lying reference (rte taken for rtz) disagrees on the boundaries the check uses.
+  std::size_t differ = 0;
+  for (float f : math::half_rounding_boundaries(97))
+    differ += float_to_half_bits(bits(f), HalfRounding::rte) !=
+              float_to_half_bits(bits(f), HalfRounding::rtz);
+  CHECK(differ > 100);
+}
+
+TEST_CASE("a long double no wider than double refuses double precision", "[conform][broken]") {
+  // The probe's lying answers: digits claimed but no extra bit seen, and plain double.
+  CHECK(math::double_reference_missing({64, false}).find("no wider than double") !=
+        std::string::npos);
+  CHECK(!math::double_reference_missing({53, true}).empty());
+  INFO("this host: " << math::host_long_double().digits << " digits");
+#if defined(__x86_64__) || defined(__i386__)
+  CHECK(math::double_reference_missing(math::host_long_double()).empty());
+#endif
+  const math::Function f = {"dsqrt",
+                            "sqrt(a)",
+                            1,
+                            0,
+                            0,
+                            100,
+                            [](long double a, long double, long double) { return sqrtl(a); }};
+  for (const xgpu::Device& device : xgpu::devices()) {
+    if (!missing_capability("fp64", device.info()).empty()) continue;
+    Env env(device, true);
+    const xgpu::Program program = env.program(
+        "conform_broken_double.cl",
+        math::program_text({f}, "double", "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"));
+    CHECK(math::check_double_function(env, program, f, {64, true}).outcome == Outcome::pass);
+    const Result refused = math::check_double_function(env, program, f, {53, false});
+    CHECK(refused.outcome == Outcome::skip);
+    CHECK(refused.detail.find("no reference for double precision") != std::string::npos);
+  }
+}
+
+TEST_CASE("--full over a reduced range: passes, reports progress, and fails on a wrong kernel",
+          "[conform][broken]") {
+  const Check& check = find_check(registry(), "math/float_log");
+  for (const xgpu::Device& device : xgpu::devices()) {
+    INFO(device.describe());
+    Env env(device, quick_for(device));
+    // Every float from 1.0 up 2^16 (quick: 2^12) ulp, in batches of 2^12: log near 1.
+    env.exhaustive().on = true;
+    env.exhaustive().first = 0x3f800000;
+    env.exhaustive().end = 0x3f800000 + (quick_for(device) ? 1u << 12 : 1u << 16);
+    env.exhaustive().batch = 1u << 12;
+    double last = 0;
+    int calls = 0;
+    env.exhaustive().progress = [&](const std::string& name, double fraction) {
+      CHECK(name == "float_log");
+      CHECK(fraction > last);
+      last = fraction, ++calls;
+    };
+    const Result good = run_check(check, env);
+    INFO(good.detail);
+    CHECK(good.outcome == Outcome::pass);
+    CHECK(last == 1.0);
+    CHECK(calls == (quick_for(device) ? 1 : 16));
+    env.exhaustive().progress = nullptr;
+    // Broken: log off by 2^-20 for inputs above 1 + 2^-12 (about 2^11 ulp there).
+    env.sabotage("conform_math_exhaustive.cl", "r_[i] = log(a);",
+                 "r_[i] = log(a) + (a > 1.000244140625f ? 0x1p-20f : 0.0f);");
+    const Result broken = run_check(check, env);
+    INFO(broken.detail);
+    CHECK(broken.outcome == Outcome::fail);
+    CHECK(broken.detail.find("of " + std::to_string(env.exhaustive().end - env.exhaustive().first) +
+                             " inputs") != std::string::npos);
+  }
+}
