@@ -104,6 +104,8 @@ def main():
                         help="the checks that may skip, one suite/name per line")
     parser.add_argument("--expect-line", action="append", default=[],
                         help="a regex some line of stdout must match")
+    parser.add_argument("--expect-stderr-line", action="append", default=[],
+                        help="a regex some line of stderr must match")
     parser.add_argument("--expect-last", default=SUMMARY.pattern,
                         help="a regex the last line of stdout must match")
     split = sys.argv.index("--") if "--" in sys.argv else len(sys.argv)
@@ -126,6 +128,9 @@ def main():
     for pattern in options.expect_line:
         if not any(re.match(pattern, line) for line in lines):
             fail(f"no line of stdout matches {pattern!r}", done)
+    for pattern in options.expect_stderr_line:
+        if not any(re.match(pattern, line) for line in done.stderr.split("\n")):
+            fail(f"no line of stderr matches {pattern!r}", done)
     devices = len([l for l in lines if re.match(r"^device [0-9]+: ", l)])
     if devices != options.expect_devices:
         fail(f"expected {options.expect_devices} devices in the table, got {devices}", done)

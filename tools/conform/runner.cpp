@@ -64,6 +64,8 @@ DeviceReport run_device(const Registry& registry, const Device& device, const Ru
   }
   env->exhaustive().on = options.full;
   env->exhaustive().progress = options.full_progress;
+  env->exhaustive().first = options.full_first;
+  env->exhaustive().end = options.full_end;
   for (std::size_t i = 0; i < selected.size(); ++i) {
     const Check& check = *selected[i];
     if (options.progress) options.progress(i, selected.size(), check);

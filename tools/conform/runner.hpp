@@ -2,6 +2,7 @@
 // `xgpu conform` command and the tests.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -39,6 +40,8 @@ struct RunOptions {
   /// --full: math checks over every float input (Env::Exhaustive), with this progress.
   bool full = false;
   std::function<void(const std::string&, double)> full_progress;
+  /// --full's bit patterns [full_first, full_end): every float unless a test narrows it.
+  std::uint64_t full_first = 0, full_end = std::uint64_t{1} << 32;
 };
 
 /// Runs every check of `registry` selected by the options on the device. A device whose
