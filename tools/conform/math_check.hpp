@@ -3,8 +3,9 @@
 // edge values, and the ULP error of a device result against the reference.
 //
 // Sample counts per function (docs/conform.md): quick (--quick, Oclgrind) 128 samples and at
-// most 512 hard cases (every case of the small tables such as pow's); standard 16384 samples and every hard case; full (--full) every one of
-// the 2^32 float inputs of one-argument float functions (math_exhaustive.hpp).
+// most 512 hard cases (every case of the small tables such as pow's); standard 16384
+// samples and every hard case; full (--full) every one of the 2^32 float inputs of
+// one-argument float functions (math_exhaustive.cpp).
 #pragma once
 
 #include <algorithm>
