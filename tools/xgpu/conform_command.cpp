@@ -1,7 +1,7 @@
-// `xgpu conform [-d SEL] [--suite api,math,...] [--quick] [--junit FILE] [--json FILE]
-// [--baseline FILE] [--check NAMES] [--full]`: the conformance suite on every selected device, a
-// table of suites by devices, the failures and skips with their details, and `N passed, N failed, N
-// skipped` as the last line. Exit 0 only when nothing failed.
+// `xgpu conform [-d SEL] [--suite api,math,...] [--check NAMES] [--quick] [--full]
+// [--junit FILE] [--json FILE] [--baseline FILE]`: the conformance suite on every selected
+// device, a table of suites by devices, the failures and skips with their details, and
+// `N passed, N failed, N skipped` as the last line. Exit 0 only when nothing failed.
 #include "conform_command.hpp"
 
 #include <unistd.h>
