@@ -5,6 +5,7 @@
 #include <check.hpp>
 #include <cmath>
 #include <math_check.hpp>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -210,4 +211,20 @@ TEST_CASE("every single-precision table entry fails when its results are 1 % off
         CHECK(result.outcome == Outcome::fail);
     }
   }
+}
+
+TEST_CASE("samples are exponent-uniform over the domain", "[conform][broken]") {
+  // Uniform sampling of [1e-30, 1e30] (the lying sampler this replaced) puts 99.9 % of the
+  // samples above 1e27; half of ours are exponent-uniform, a quarter uniform, a quarter bits.
+  const std::vector<float> values = math::sample<float>(4096, 1e-30, 1e30, 7);
+  std::size_t below_one = 0, above = 0;
+  for (float v : values) below_one += v > 0 && v<1, above += v> 1e27f;
+  CHECK(below_one > values.size() / 5);
+  std::mt19937_64 random(1);
+  std::size_t uniform_below_one = 0;
+  std::uniform_real_distribution<double> uniform(1e-30, 1e30);
+  for (int i = 0; i < 4096; ++i) uniform_below_one += uniform(random) < 1;
+  CHECK(uniform_below_one == 0);
+  // Every sample of a domain-only draw lies in the domain.
+  for (float v : math::sample<float>(1024, 1e-3, 64, 9, true)) CHECK((v >= 1e-3f && v <= 64));
 }

@@ -102,7 +102,9 @@ TEST_CASE("the runner reports a wrong reference as a failure", "[conform][runner
   registry.add("selftest", "throws", "", [](Env&) -> Result { throw std::runtime_error("boom"); });
   registry.add("selftest", "passes", "", [](Env&) { return pass(); });
   const xgpu::Device device = xgpu::devices().at(0);
-  const DeviceReport report = run_device(registry, device, {{}, true, {}});
+  RunOptions quick;
+  quick.quick = true;
+  const DeviceReport report = run_device(registry, device, quick);
   REQUIRE(report.results.size() == 4);
   CHECK(report.results[0].result.outcome == Outcome::fail);
   CHECK(report.results[0].result.detail == "x[0] after twice: expected 15, got 10");
@@ -123,7 +125,9 @@ TEST_CASE("the runner reports a wrong reference as a failure", "[conform][runner
         std::string::npos);
 
   // Only the passing check: exit 0. Then the baseline shows what changed.
-  const DeviceReport good = run_device(registry, device, {{"selftest"}, true, {}});
+  RunOptions selftest = quick;
+  selftest.suites = {"selftest"};
+  const DeviceReport good = run_device(registry, device, selftest);
   CHECK(unknown_suite(registry, {"selftest", "nope"}) == "nope");
   DeviceReport fixed = good;
   fixed.results[0].result = pass();

@@ -88,7 +88,9 @@ std::vector<conform::DeviceReport> run_all(const conform::Registry& registry,
   const bool progress = isatty(STDERR_FILENO) != 0;
   std::vector<conform::DeviceReport> reports;
   for (std::size_t d = 0; d < selected.size(); ++d) {
-    conform::RunOptions run{options.suites, options.quick, {}};
+    conform::RunOptions run;
+    run.suites = options.suites;
+    run.quick = options.quick;
     run.checks = options.checks;
     run.full = options.full;
     parse_full_range(options.full_range, run);
