@@ -241,6 +241,10 @@ const LongDoubleProbe& host_long_double();
 /// Why double-precision results cannot be judged on this host, or empty when they can.
 std::string double_reference_missing(const LongDoubleProbe& probe);
 
+/// `result` of math check `check` ("float_sinpi"), or a skip naming a known deviation of the
+/// device's implementation when it failed where that deviation is known (math_reference.cpp).
+Result with_known_deviation(const Env& env, const std::string& check, Result result);
+
 /// A double-precision function checked against its long double reference, or skipped when
 /// `probe` says long double is no wider than double.
 Result check_double_function(Env& env, const Program& program, const Function& f,

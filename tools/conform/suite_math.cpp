@@ -119,8 +119,7 @@ const std::vector<Function>& float_functions() {
        Hard::pow_table},
       {"erf", "erf(a)", 1, 16, -6, 6, [](L a, L, L) { return erfl(a); }},
       {"erfc", "erfc(a)", 1, 16, -12, 12, [](L a, L, L) { return erfcl(a); }},
-      // Sampled above -30: PoCL 5's tgamma is 16.4 ulp off at -35.0011 (a known deviation).
-      {"tgamma", "tgamma(a)", 1, 16, -30, 36, [](L a, L, L) { return tgammal(a); }},
+      {"tgamma", "tgamma(a)", 1, 16, -40, 36, [](L a, L, L) { return tgammal(a); }},
       // The spec gives lgamma no bound: only NaN, infinities and their signs are checked.
       {"lgamma", "lgamma(a)", 1, kAnyUlp, -40, kHuge, [](L a, L, L) { return lgammal(a); }},
       {"lgamma_r_sign", "lgamma_r_sign(a)", 1, 0, -40, 40, [](L a, L, L) { return gamma_sign(a); }},
@@ -193,31 +192,6 @@ const std::vector<Function>& float_functions() {
   return functions;
 }
 
-// Deviations of an implementation seen by these checks, reported as skips that name them
-// (and only while seen: a passing check passes). allowed_skips/<implementation>.txt lists them.
-struct KnownDeviation {
-  const char* implementation;
-  const char* function;
-  const char* what;
-};
-constexpr KnownDeviation kKnownDeviations[] = {
-    {"oclgrind", "sinpi", "computes sin(pi * x) in float (no exact reduction)"},
-    {"oclgrind", "cospi", "computes cos(pi * x) in float (no exact reduction)"},
-    {"oclgrind", "tanpi", "computes tan(pi * x) in float (no exact reduction)"},
-    {"oclgrind", "lgamma_r_sign", "reports a wrong sign for some large negative x"},
-    {"oclgrind", "fract_fraction", "fract(+-inf) returns 0x1.fffffep-1, not +-0"},
-};
-
-Result with_known_deviation(const Env& env, const Function& f, Result result) {
-  if (result.outcome != Outcome::fail) return result;
-  for (const KnownDeviation& known : kKnownDeviations) {
-    if (env.info().implementation == known.implementation && f.name == std::string(known.function))
-      return skip(std::string("known ") + known.implementation + " deviation: " + known.what +
-                  "; " + result.detail);
-  }
-  return result;
-}
-
 }  // namespace
 
 const std::vector<Function>& float_function_table() { return float_functions(); }
@@ -228,8 +202,9 @@ void register_math_float(Registry& registry) {
       const Program program = env.program("conform_math_float.cl",
                                           program_text(float_functions(), "float", kFloatPrelude));
       if (env.exhaustive().on && f.arity == 1)
-        return with_known_deviation(env, f, check_exhaustive(env, f));
-      return with_known_deviation(env, f, check_function<float>(env, program, f));
+        return with_known_deviation(env, "float_" + std::string(f.name), check_exhaustive(env, f));
+      return with_known_deviation(env, "float_" + std::string(f.name),
+                                  check_function<float>(env, program, f));
     });
   }
 }
