@@ -3,8 +3,10 @@
 // refusal). Runs on every device: PoCL at full size, Oclgrind at quick size.
 #include <catch2/catch.hpp>
 #include <check.hpp>
+#include <climits>
 #include <cmath>
 #include <math_check.hpp>
+#include <math_references.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -227,4 +229,60 @@ TEST_CASE("samples are exponent-uniform over the domain", "[conform][broken]") {
   CHECK(uniform_below_one == 0);
   // Every sample of a domain-only draw lies in the domain.
   for (float v : math::sample<float>(1024, 1e-3, 64, 9, true)) CHECK((v >= 1e-3f && v <= 64));
+}
+
+TEST_CASE("a known deviation excuses only its own check on its own implementation",
+          "[conform][broken]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    Env env(device, true);
+    const std::string implementation = device.info().implementation;
+    // A failure of a check no deviation names stays a failure everywhere.
+    CHECK(math::with_known_deviation(env, "float_sin", fail("x")).outcome == Outcome::fail);
+    // Oclgrind's sinpi deviation is excused on Oclgrind only, and a pass stays a pass.
+    const Outcome sinpi = math::with_known_deviation(env, "float_sinpi", fail("x")).outcome;
+    CHECK(sinpi == (implementation == "oclgrind" ? Outcome::skip : Outcome::fail));
+    CHECK(math::with_known_deviation(env, "float_sinpi", pass()).outcome == Outcome::pass);
+  }
+}
+
+TEST_CASE("the references follow C99 Annex F and the OpenCL special cases", "[conform][broken]") {
+  namespace ref = math::ref;
+  const long double inf = INFINITY, nan = NAN;
+  // pow: the host's powl is the reference of the special-case table.
+  CHECK(powl(-1, inf) == 1);
+  CHECK(powl(-1, -inf) == 1);
+  CHECK(powl(1, nan) == 1);
+  CHECK(powl(nan, 0) == 1);
+  CHECK(std::isnan(powl(-2, 0.5L)));
+  CHECK((powl(-0.0L, -3) == -inf));
+  CHECK(powl(-0.0L, -2) == inf);
+  CHECK(powl(0.5L, -inf) == inf);
+  CHECK(powl(2, -inf) == 0);
+  // powr, rootn, pown: OpenCL's own special cases.
+  CHECK(std::isnan(ref::powr(-2, 2)));
+  CHECK(std::isnan(ref::powr(0, 0)));
+  CHECK(std::isnan(ref::powr(1, inf)));
+  CHECK(ref::powr(0, -1) == inf);
+  CHECK(ref::rootn(-8, 3) == Approx(-2));
+  CHECK(std::isnan(ref::rootn(-8, 2)));
+  CHECK(std::isnan(ref::rootn(8, 0)));
+  CHECK((ref::rootn(-0.0L, -3) == -inf));
+  CHECK(ref::pown(nan, 0) == 1);
+  // The pi functions: exact zeros, +0 for cospi(n + 1/2), tanpi's signed poles.
+  CHECK(ref::sinpi(1e6L) == 0);
+  CHECK(ref::sinpi(0.5L) == 1);
+  CHECK(ref::cospi(2.5L) == 0);
+  CHECK(!std::signbit(ref::cospi(1.5L)));
+  CHECK(ref::tanpi(0.5L) == inf);
+  CHECK(ref::tanpi(1.5L) == -inf);
+  CHECK(ref::sinpi(0x1.8p-1L) == Approx(std::sqrt(0.5L)));
+  // Two-result helpers.
+  CHECK(ref::remquo_quotient(7, 2) == 4);  // 7/2 = 3.5 rounds to even 4: low bits 4
+  CHECK(ref::remquo_quotient(-7, 2) == -4);
+  CHECK(ref::gamma_sign(-0.5L) == -1);
+  CHECK(ref::gamma_sign(-1.5L) == 1);
+  CHECK(ref::fract_fraction(-1e-30L) == 0x1.fffffep-1L);
+  CHECK(ref::ilogb_value(0) == -inf);
+  CHECK(ref::saturated_int(nan) == 0);
+  CHECK(ref::saturated_int(-1e20L) == INT_MIN);
 }
