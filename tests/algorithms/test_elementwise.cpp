@@ -304,15 +304,36 @@ xgpu::Event run_unary(xgpu::Queue& queue, Unary op, const xgpu::Buffer<T>& in,
   return xgpu::relu(queue, in, out);
 }
 
-/// Inputs where the function is well inside float's (and half's) range.
-std::pair<double, double> unary_domain(Unary op, bool is_half) {
+/// Where a function's inputs are drawn from: uniformly in [low, high), or exponent-uniform
+/// with magnitudes in [low, high] (and either sign where `both_signs`).
+struct Domain {
+  double low, high;
+  bool exponent_uniform = false;
+  bool both_signs = false;
+};
+
+/// Inputs where the function is well inside the type's range. exp, log and sqrt get
+/// exponent-uniform inputs: drawn uniformly from [1e-30, 1e30], 99.9 % of them would lie
+/// above 1e27, and the small magnitudes, where log and sqrt take other paths, would never be
+/// tried. log and sqrt span every normal value of the type; exp every magnitude whose result
+/// stays normal (exp(-87) > FLT_MIN, exp(-700) > DBL_MIN, exp(-9) above half's 2^-14).
+template <class T>
+Domain unary_domain(Unary op) {
+  const bool is_half = std::is_same_v<T, half>;
+  const double smallest = is_half ? 0x1p-14 : std::numeric_limits<xgpu::scalar_t<T>>::min();
+  const double largest = is_half ? 65504.0 : std::numeric_limits<xgpu::scalar_t<T>>::max();
   switch (op) {
-    case Unary::exp:
-      return is_half ? std::pair{-9.0, 10.0} : std::pair{-80.0, 80.0};
+    case Unary::exp: {
+      const double limit = is_half ? 9.0 : std::is_same_v<T, float> ? 87.0 : 700.0;
+      // Down to magnitudes whose exp rounds to 1.
+      const double tiny =
+          is_half ? 0x1p-14
+                  : std::ldexp(1.0, -(std::numeric_limits<xgpu::scalar_t<T>>::digits + 6));
+      return {tiny, limit, true, true};
+    }
     case Unary::log:
-      return is_half ? std::pair{1e-3, 6e4} : std::pair{1e-30, 1e30};
     case Unary::sqrt:
-      return is_half ? std::pair{0.0, 6e4} : std::pair{0.0, 1e30};
+      return {smallest, largest, true};
     case Unary::sigmoid:
       return {-30.0, 30.0};
     case Unary::tanh:
@@ -320,6 +341,34 @@ std::pair<double, double> unary_domain(Unary op, bool is_half) {
     default:
       return {-100.0, 100.0};
   }
+}
+
+/// Exponent-uniform values: magnitudes m 2^e, the binary exponent e uniform over those of
+/// [low, high] and m uniform in [1, 2), redrawn when outside [low, high] (0 < low <= high);
+/// negative half of the time when `both_signs`. Each binade gets the same share.
+template <class T>
+std::vector<T> exponent_uniform_values(std::size_t n, unsigned seed, double low, double high,
+                                       bool both_signs) {
+  std::uint64_t state = 0x9E3779B97F4A7C15ull * (seed + 1);
+  const auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  const int first = std::ilogb(low), last = std::ilogb(high);
+  std::vector<T> values(n);
+  for (T& v : values) {
+    double magnitude;
+    do {
+      const int exponent = first + static_cast<int>(next() % std::uint64_t(last - first + 1));
+      const double mantissa = 1.0 + static_cast<double>(next() >> 11) * 0x1.0p-53;
+      magnitude = std::ldexp(mantissa, exponent);
+    } while (magnitude < low || magnitude > high);
+    const bool negative = both_signs && (next() >> 63) != 0;
+    v = element_of<T>(negative ? -magnitude : magnitude);
+  }
+  return values;
 }
 
 template <class T>
@@ -371,8 +420,15 @@ void check_unary(xgpu::Context& context, xgpu::Queue& queue, Unary op, std::size
                  bool in_place) {
   INFO(type_name<T>() << " " << unary_name(op) << ", " << n << " elements"
                       << (in_place ? ", in place" : ""));
-  const auto [low, high] = unary_domain(op, std::is_same_v<T, half>);
-  const std::vector<T> x = inputs<T>(n, 5, low, high);
+  std::vector<T> x;
+  if constexpr (is_floating<T>) {
+    const Domain domain = unary_domain<T>(op);
+    x = domain.exponent_uniform
+            ? exponent_uniform_values<T>(n, 5, domain.low, domain.high, domain.both_signs)
+            : inputs<T>(n, 5, domain.low, domain.high);
+  } else {
+    x = inputs<T>(n, 5, -100, 100);
+  }
   xgpu::Buffer<T> in = upload(context, queue, x);
   xgpu::Buffer<T> out = in_place ? in : context.alloc<T>(n);
   xgpu::Event event = run_unary(queue, op, in, out);
@@ -428,6 +484,32 @@ TEST_CASE("fill, copy, axpy and scale for every type and size", "[elementwise]")
 TEST_CASE("add, sub, mul and div for every type and size", "[elementwise]") {
   for_each_device_and_element_type(
       [](const xgpu::Device& device, auto tag) { for_binary_sizes<decltype(tag)>(device); });
+}
+
+TEST_CASE("exponent-uniform inputs give every binade its share", "[elementwise]") {
+  // Over [1e-30, 1e30] (binades 2^-100 to 2^99): half the values below 1, a sixth below
+  // 1e-20; a uniform draw would put none of them there.
+  const std::vector<float> x = exponent_uniform_values<float>(1 << 16, 5, 1e-30, 1e30, false);
+  std::size_t below_one = 0, below_1e20 = 0, outside = 0;
+  for (float v : x) {
+    below_one += v < 1.0f;
+    below_1e20 += v < 1e-20f;
+    outside += !(v >= 1e-30f && v <= 1e30f);
+  }
+  CHECK(outside == 0);
+  CHECK(below_one > x.size() * 45 / 100);
+  CHECK(below_one < x.size() * 55 / 100);
+  CHECK(below_1e20 > x.size() / 10);
+  // Both signs: about half negative; magnitudes kept in range.
+  const std::vector<double> y = exponent_uniform_values<double>(1 << 16, 6, 0x1p-60, 700, true);
+  std::size_t negative = 0;
+  for (double v : y) {
+    negative += v < 0;
+    outside += !(std::fabs(v) >= 0x1p-60 && std::fabs(v) <= 700);
+  }
+  CHECK(outside == 0);
+  CHECK(negative > y.size() * 45 / 100);
+  CHECK(negative < y.size() * 55 / 100);
 }
 
 TEST_CASE("abs, relu and the math functions for every type and size", "[elementwise]") {
