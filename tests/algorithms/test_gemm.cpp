@@ -428,3 +428,64 @@ TEST_CASE("gemm errors: small buffers, aliasing, contexts, unavailable engines",
     }
   }
 }
+
+namespace {
+
+/// C = 1.5 A B + 0.5 C with one NaN in A (row 2) and one in B (column 4), every engine the
+/// device has and both storage orders: C must be NaN exactly in row 2 and column 4 (a NaN
+/// times a non-zero factor stays NaN; the other elements never meet one). An engine that
+/// dropped NaNs (a max/min or a comparison in place of arithmetic, a skipped "zero" tile)
+/// or spread them (a tile computed with a stale NaN) shows here.
+template <class T>
+void check_nan_propagation(xgpu::Queue& queue) {
+  const std::size_t m = 9, n = 11, k = 13, nan_row = 2, nan_col = 4;
+  xgpu::Context context = queue.context();
+  using S = xgpu::scalar_t<T>;
+  for (GemmEngine engine : engines_to_test<T>(queue)) {
+    for (Transpose t : {Transpose::no, Transpose::yes}) {
+      const bool transposed = t == Transpose::yes;
+      INFO(type_name<T>() << " engine " << xgpu::to_string(engine)
+                          << (transposed ? ", A and B transposed" : ""));
+      std::vector<T> a = random_values<T>(m * k, 21, 0.25, 1),
+                     b = random_values<T>(k * n, 22, 0.25, 1);
+      const std::vector<T> c0 = random_values<T>(m * n, 23, -1, 1);
+      a[transposed ? 5 * m + nan_row : nan_row * k + 5] = element_of<T>(std::nan(""));
+      b[transposed ? nan_col * k + 7 : 7 * n + nan_col] = element_of<T>(std::nan(""));
+      auto da = context.alloc<T>(a.size()), db = context.alloc<T>(b.size()),
+           dc = context.alloc<T>(c0.size());
+      queue.write(da, a);
+      queue.write(db, b);
+      queue.write(dc, c0);
+      xgpu::gemm<T>(queue, m, n, k, static_cast<S>(1.5), da, db, static_cast<S>(0.5), dc, t, t,
+                    engine);
+      queue.finish();
+      const std::vector<T> got = queue.read(dc);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+          const bool expected_nan = i == nan_row || j == nan_col;
+          const double value = value_of(got[i * n + j]);
+          if (std::isnan(value) != expected_nan && wrong++ < 3)
+            FAIL_CHECK("C[" << i << "][" << j << "] = " << value << ", expected "
+                            << (expected_nan ? "NaN" : "a number"));
+        }
+      }
+      CHECK(wrong == 0);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gemm with alpha != 0: a NaN in A or B gives NaN in exactly its row or column of C",
+          "[gemm]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      check_nan_propagation<float>(queue);
+      if (has_fp64(device)) check_nan_propagation<double>(queue);
+      check_nan_propagation<half>(queue);
+    }
+  }
+}
