@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <check.hpp>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,14 @@ const Breakage kReturnsNew[] = {
     {"xor", "A(xor)(p, bit)", "(A(xor)(p, bit) ^ bit)"},
 };
 
+/// The registered check named `name` (suite atomics); fails the test when there is none.
+const Check& atomics_check(const Registry& registry, const std::string& name) {
+  for (const Check& check : registry.checks())
+    if (check.suite == "atomics" && check.name == name) return check;
+  FAIL("no check atomics/" << name);
+  throw std::logic_error("unreachable");
+}
+
 }  // namespace
 
 TEST_CASE("an atomic that returns the new value fails its check, which names it",
@@ -54,13 +63,10 @@ TEST_CASE("an atomic that returns the new value fails its check, which names it"
         for (const Breakage& broken : kReturnsNew) {
           for (const char* space : {"global", "local"}) {
             const std::string name = std::string(space) + "_" + type + "_" + broken.op;
-            const Check* check = nullptr;
-            for (const Check& c : registry.checks())
-              if (c.name == name) check = &c;
-            REQUIRE(check != nullptr);
-            const Result result = run_check(*check, env);
+            const Check& check = atomics_check(registry, name);
+            const Result result = run_check(check, env);
             INFO(name << ": " << result.detail);
-            if (!missing_capability(check->needs, env.info()).empty()) {
+            if (!missing_capability(check.needs, env.info()).empty()) {
               CHECK(result.outcome == Outcome::skip);
               continue;
             }
@@ -108,4 +114,37 @@ TEST_CASE("the atomics judges see lost updates and invented old values", "[confo
   CHECK_FALSE(judge_bit_chain<std::uint32_t>(BitOp::set, 0, {1, 2, 4}, {0, 0, 3}, 7).empty());
   // xor: an item saw its own bit already flipped (it returned the new value).
   CHECK_FALSE(judge_bit_chain<std::uint64_t>(BitOp::flip, 0x5, {1, 2}, {0x4, 0x4}, 0x6).empty());
+}
+
+TEST_CASE("a non-atomic add, whose updates are lost, fails the add checks", "[conform][broken]") {
+  Registry registry;
+  register_atomics(registry);
+  // Every item of a work-group reads the word, waits at a barrier for the others, then
+  // writes what it read plus its step: each group's updates but one are lost, on any device
+  // (a race left to chance might not lose any on a CPU). Only the local check is sure to
+  // see it: the global one launches without a work-group size, and a device that picks
+  // groups of one item (Oclgrind does) then runs the racy add one item at a time.
+  const char* const racy_add = R"(#define MAX_WORDS 16
+#define RACY_ADD(S, space)                                  \
+  T racy_add_##S(volatile space T* p, T v) {                \
+    const T seen = *p;                                      \
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);    \
+    *p = seen + v;                                          \
+    return seen;                                            \
+  }
+RACY_ADD(g, global)
+RACY_ADD(l, local)
+)";
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      Env env(device, device.info().implementation == "oclgrind");
+      env.sabotage("conform_atomics_uint.cl", "#define MAX_WORDS 16\n", racy_add);
+      env.sabotage("conform_atomics_uint.cl", "X(add, A(add)(p, v))", "X(add, racy_add_##S(p, v))");
+      const Result result = run_check(atomics_check(registry, "local_uint_add"), env);
+      INFO(result.detail);
+      CHECK(result.outcome == Outcome::fail);
+      CHECK_THAT(result.detail, Catch::Matchers::Contains("atomic_add(uint, local memory)") &&
+                                    Catch::Matchers::Contains("final value"));
+    }
+  }
 }
