@@ -23,8 +23,10 @@ XGPU_ALGORITHMS_API Event softmax_matrix_rows(Queue& queue, const Buffer<T>& in,
 /// shares 1 equally among its maximal entries; only a NaN in a row makes that row NaN.
 /// Types: float, double (devices with fp64; otherwise Errc::unsupported) and xgpu::half
 /// (computed in float, rounded once). Accuracy: each result within about
-/// (cols + 8) * epsilon relative of the exact value (the exp's few ulp plus the rounding of
-/// the sum of cols terms); rows sum to 1 within that bound. out may be in (in place).
+/// (2 log2(cols) + |in - m| + 16) * epsilon relative of the exact value (the exp's few ulp
+/// and the rounding of its argument, a compensated row sum combined in a tree of at most
+/// log2(cols) levels, the division); rows sum to 1 within that bound. out may be in (in
+/// place).
 /// Errors (Errc::invalid_argument): a buffer with fewer than rows * cols elements, or
 /// rows * cols above 2^31 - 1. rows == 0 or cols == 0 enqueues nothing and returns an
 /// empty Event; otherwise the Event of the launch.
