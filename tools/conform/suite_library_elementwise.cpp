@@ -153,21 +153,36 @@ Result transpose(Env& env) {
   return pass();
 }
 
-/// Whether `got` is the softmax of the rows x cols `in`, within (cols + 8) float epsilons
-/// of a double reference; fails naming `what` and the first wrong element.
+/// Whether `got` is the softmax of the rows x cols `in` against a double reference; fails
+/// naming `what` and the first wrong element. The relative bound, in float epsilons, is the
+/// one tests/algorithms/test_softmax.cpp derives: each weight exp(x - m) within 3 ulp plus
+/// |x - m| / 2 for the rounding of its argument; the row sum within the weights' mean error,
+/// 2 for a compensated sum per work-item and one rounding per level of a work-group tree
+/// (log2(cols)); 3 for the division; twice that for slack. It grows with log2(cols), so a
+/// kernel whose sum drifts linearly with the row length fails on wide rows.
 Result check_softmax(const std::string& what, const std::vector<float>& in,
                      const std::vector<float>& got, std::size_t rows, std::size_t cols) {
-  const double bound = (cols + 8) * double(std::numeric_limits<float>::epsilon());
+  const double epsilon = std::numeric_limits<float>::epsilon();
+  const double tree_levels = cols > 1 ? std::ceil(std::log2(double(cols))) : 0;
   for (std::size_t r = 0; r < rows; ++r) {
-    double maximum = -INFINITY, sum = 0;
+    double maximum = -INFINITY, sum = 0, weighted_error = 0;
     for (std::size_t c = 0; c < cols; ++c) maximum = std::max(maximum, double(in[r * cols + c]));
     auto weight = [&](std::size_t c) {
       const double x = in[r * cols + c];
       return x == maximum ? 1.0 : std::exp(x - maximum);
     };
-    for (std::size_t c = 0; c < cols; ++c) sum += weight(c);
+    auto weight_error = [&](std::size_t c) {
+      const double x = in[r * cols + c];
+      return x == maximum || weight(c) == 0 ? 0.0 : 3 + std::fabs(x - maximum) / 2;
+    };
+    for (std::size_t c = 0; c < cols; ++c) {
+      sum += weight(c);
+      weighted_error += weight(c) * weight_error(c);
+    }
+    const double sum_error = (sum > 0 ? weighted_error / sum : 0) + 2 + tree_levels;
     for (std::size_t c = 0; c < cols; ++c) {
       const double expected = weight(c) / sum, result = got[r * cols + c];
+      const double bound = 2 * (weight_error(c) + sum_error + 3) * epsilon;
       if (!(std::fabs(result - expected) <= bound * expected + 1e-37))
         return fail_expected(what + " " + std::to_string(rows) + "x" + std::to_string(cols) + " [" +
                                  std::to_string(r) + "][" + std::to_string(c) + "]",
