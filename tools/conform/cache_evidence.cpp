@@ -54,8 +54,8 @@ Result judge_cache_use(const std::string& mode, const std::string& note, const C
     if (!nothing_moved(first) || !nothing_moved(seen.saved) || !nothing_moved(second))
       return fail("the kernel cache is off, yet cache_stats() saw " + describe(first) + "; " +
                   describe(seen.saved) + "; " + describe(second));
-    return skip("the kernel cache is off (" + note + "): two builds, and cache_stats() saw " +
-                "no hit, miss or store, as it should");
+    return skip("the kernel cache is " + (note.empty() ? std::string("off") : note) +
+                ": two builds, and cache_stats() saw no hit, miss or store, as it should");
   }
   if (first.misses != 1 || first.hits != 0)
     return unexpected("the first build of a new source", "1 miss and no hit", first);
