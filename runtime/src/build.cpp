@@ -4,6 +4,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "cache/cache_stats.hpp"
 #include "cache/hash.hpp"
 #include "cache/key.hpp"
 #include "log.hpp"
@@ -147,6 +148,7 @@ std::shared_ptr<detail::ProgramState> build_from_entry(
   state->kernel_names = split_names(read_kernel_names(*state));
   state->saved_signatures =
       detail::decode_signatures(detail::metadata_value(entry.metadata, "signatures"));
+  detail::count(detail::cache_counters().hits);
   detail::logger("cache").debug("hit: {} loaded from the cache in {:.1f} ms ({})", name,
                                 milliseconds_since(started), hash.substr(0, 16));
   return state;
@@ -193,6 +195,10 @@ Program Context::build(const Source& source, std::string_view options,
   const bool from_cache = state != nullptr;
   if (!from_cache) {
     detail::logger("cache").debug("miss: {} is built from source ({})", name, hash.substr(0, 16));
+    if (cache.store().readable()) detail::count(detail::cache_counters().misses);
+    if (cache.store().readable() && !cache.store().writable()) {
+      detail::count(detail::cache_counters().read_only_skips);
+    }
     state = build_from_source(context, name, options, all_options, expanded);
   }
   if (cache.store().writable()) {

@@ -4,8 +4,13 @@
 // given different values build different programs), launches them with a 1-D and a 2-D
 // work-group size, and checks every result exactly against the host.
 //
-//   xgpu-cache-client [--offset N]     prints "ok" and exits 0, or says what differed (1);
-//                                      any xgpu::Error exits 2.
+//   xgpu-cache-client [--offset N] [--seconds S] [--stats]
+//     prints "ok" and exits 0, or says what differed (1); any xgpu::Error exits 2.
+//     --seconds S: runs rounds, each in a new context (so each build asks the disk cache
+//       again), until S seconds have passed; for the stress tests, which change the cache
+//       under it. --stats: flushes pending saves and prints xgpu::cache_stats() and the
+//       number of rounds on one line, "stats rounds=R hits=H misses=M ...", before "ok".
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -81,27 +86,48 @@ std::size_t run_mix(const xgpu::Context& context, xgpu::Queue& queue, int offset
   return compare("client_mix", queue.read(dout), want);
 }
 
+void print_stats(int rounds) {
+  xgpu::cache::flush();
+  const xgpu::CacheStats s = xgpu::cache_stats();
+  std::cout << "stats rounds=" << rounds << " hits=" << s.hits << " misses=" << s.misses
+            << " stores=" << s.stores << " store_failures=" << s.store_failures
+            << " bad_entries=" << s.bad_entries << " healed=" << s.healed
+            << " read_only_skips=" << s.read_only_skips << " evictions=" << s.evictions << '\n';
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int offset = 1;
+  double seconds = 0;
+  bool stats = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--offset") == 0 && i + 1 < argc) {
       offset = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
+      seconds = std::atof(argv[++i]);
+    } else if (std::strcmp(argv[i], "--stats") == 0) {
+      stats = true;
     } else {
-      std::cerr << "usage: " << argv[0] << " [--offset N]\n";
+      std::cerr << "usage: " << argv[0] << " [--offset N] [--seconds S] [--stats]\n";
       return 2;
     }
   }
   try {
     xgpu::Device device = xgpu::select();
-    xgpu::Context context(device);
-    xgpu::Queue queue = context.queue();
-    std::size_t wrong = run_elementwise(context, queue) + run_mix(context, queue, offset);
-    if (wrong != 0) {
-      std::cout << "FAILED on " << device.describe() << '\n';
-      return 1;
-    }
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    int rounds = 0;
+    do {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      std::size_t wrong = run_elementwise(context, queue) + run_mix(context, queue, offset);
+      ++rounds;
+      if (wrong != 0) {
+        std::cout << "FAILED on " << device.describe() << " in round " << rounds << '\n';
+        return 1;
+      }
+    } while (std::chrono::steady_clock::now() < end);
+    if (stats) print_stats(rounds);
     std::cout << "ok\n";
     return 0;
   } catch (const xgpu::Error& error) {

@@ -23,6 +23,8 @@ class Checker:
         self.failures = []
         self.case = ""
         self.notes = []
+        self.last_stdout = ""
+        self.base_extra = {}  # variables every client of the case gets (see use_pocl_cache)
 
     # --- reporting --------------------------------------------------------------------
     def check(self, condition, message, details=""):
@@ -68,6 +70,12 @@ class Checker:
             found += [os.path.join(root, f) for f in files + dirs]
         return sorted(found)
 
+    def use_pocl_cache(self):
+        """Turns PoCL's own kernel cache on for the case's clients, in the scratch folder: an
+        xgpu cache miss then costs milliseconds instead of a compile. For the stress cases,
+        which test xgpu's files and not what PoCL compiles, and must stay fast."""
+        self.base_extra = {"POCL_KERNEL_CACHE": "1", "POCL_CACHE_DIR": pocl_cache_folder()}
+
     # --- processes --------------------------------------------------------------------
     def environment(self, folder, extra=None):
         env = dict(os.environ)
@@ -76,17 +84,19 @@ class Checker:
         env["XGPU_CACHE_DIR"] = folder
         env["POCL_KERNEL_CACHE"] = "0"
         env["XGPU_LOG_LEVEL"] = "debug"
+        env.update(self.base_extra)
         env.update(extra or {})
         return env
 
-    def start_client(self, folder, offset=1, extra=None):
-        return subprocess.Popen([self.client, "--offset", str(offset)],
+    def start_client(self, folder, offset=1, extra=None, arguments=()):
+        return subprocess.Popen([self.client, "--offset", str(offset)] + list(arguments),
                                 env=self.environment(folder, extra), stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
 
-    def run_client(self, folder, offset=1, extra=None, label="run"):
-        """Runs the client; checks it printed ok and exited 0. Returns (ok, stderr)."""
-        process = self.start_client(folder, offset, extra)
+    def run_client(self, folder, offset=1, extra=None, label="run", arguments=()):
+        """Runs the client; checks it printed ok and exited 0. Returns (ok, stderr); its
+        stdout is kept in self.last_stdout."""
+        process = self.start_client(folder, offset, extra, arguments)
         return self.finish_client(process, label)
 
     def finish_client(self, process, label):
@@ -98,6 +108,7 @@ class Checker:
             self.check(False, "%s: the client ran over %d s" % (label, RUN_TIMEOUT))
             return False, err
         code = process.returncode
+        process.stdout_text = self.last_stdout = out
         good = self.check(code == 0 and out.strip().endswith("ok"),
                           "%s: client exit %s (%s), stdout %r" %
                           (label, code, signal_name(code), out.strip()[-300:]),
@@ -183,6 +194,12 @@ class Checker:
         started = [(label, self.start_client(folder, offset, extra))
                    for label, folder, offset, extra in runs]
         return {label: self.finish_client(process, label) for label, process in started}
+
+
+def pocl_cache_folder():
+    """One PoCL cache for every CTest entry of the build (beside their scratch folders), so
+    that each compiles a program once: XGPU_TEST_POCL_CACHE_DIR, set by check_cache.py."""
+    return os.environ["XGPU_TEST_POCL_CACHE_DIR"]
 
 
 def snapshot(paths):

@@ -13,15 +13,21 @@ Exits 0 when every check of every case passed, 1 otherwise (each failure is prin
 import argparse
 import os
 import stat
+import subprocess
 import sys
 import time
 
 from cache_admin_cases import AdminCases
 from cache_entries import corruptions, decode_entry, encode_entry
 from cache_harness import PROGRAMS, Checker, remove
+from cache_mounts import SKIP_CODE, find_namespace
+from cache_stress_cases import StressCases
+
+# Cases that mount a tmpfs: run by a copy of this script inside a mount namespace.
+MOUNT_CASES = ("full_filesystem", "readonly_filesystem")
 
 
-class Cases(Checker, AdminCases):
+class Cases(Checker, AdminCases, StressCases):
     """Every case: case_<name> runs the checks of --cases <name>."""
 
     def case_first_second(self):
@@ -93,16 +99,43 @@ class Cases(Checker, AdminCases):
                    "client_mix.cl entries have options %s" % options)
 
 
+def run_in_namespace(checker, args, case, skipped):
+    """Runs one mounting case by a copy of this script inside a mount namespace."""
+    namespace, why = find_namespace(args.scratch)
+    if namespace is None:
+        if os.environ.get("XGPU_TEST_NO_MOUNT") == "1":
+            print("SKIPPED case %s: XGPU_TEST_NO_MOUNT=1 says this machine cannot mount (%s)"
+                  % (case, why), flush=True)
+            skipped.append(case)
+            return
+        checker.check(False, "case %s must mount a tmpfs, and no way to do so works here: %s. "
+                      "Run it as root, allow unprivileged user namespaces, or set "
+                      "XGPU_TEST_NO_MOUNT=1 to skip it knowingly" % (case, why))
+        return
+    inner = namespace + [sys.executable, "-B", os.path.abspath(__file__), "--client",
+                         args.client, "--xgpu", args.xgpu, "--scratch",
+                         os.path.join(args.scratch, "ns-" + case), "--cases", case,
+                         "--in-namespace"]
+    print("case %s: inside `%s`" % (case, " ".join(namespace)), flush=True)
+    code = subprocess.call(inner)
+    checker.check(code == 0, "case %s failed inside the mount namespace (exit %d, see above)"
+                  % (case, code))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--client", required=True)
     parser.add_argument("--xgpu", required=True)
     parser.add_argument("--scratch", required=True)
     parser.add_argument("--cases", required=True, help="comma-separated case names")
+    parser.add_argument("--in-namespace", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     remove(args.scratch)
     os.makedirs(args.scratch)
+    os.environ.setdefault("XGPU_TEST_POCL_CACHE_DIR", os.path.join(
+        os.path.dirname(os.path.abspath(args.scratch)), "pocl-cache"))
     checker = Cases(args)
+    skipped = []
     for case in args.cases.split(","):
         function = getattr(checker, "case_" + case, None)
         if function is None:
@@ -110,7 +143,10 @@ def main():
             return 2
         checker.case = case
         started = time.monotonic()
-        function()
+        if case in MOUNT_CASES and not args.in_namespace:
+            run_in_namespace(checker, args, case, skipped)
+        else:
+            function()
         print("case %s: %.1f s" % (case, time.monotonic() - started), flush=True)
     for note in checker.notes:
         print("note: " + note)
@@ -119,6 +155,9 @@ def main():
         for failure in checker.failures:
             print("  " + failure)
         return 1
+    if skipped:
+        print("skipped, as XGPU_TEST_NO_MOUNT=1 asks: %s" % ", ".join(skipped))
+        return SKIP_CODE
     print("all checks passed")
     return 0
 

@@ -1,7 +1,8 @@
 // The cache suite: a program answered by the kernel cache computes bit-identical results to
-// the one compiled, and an entry corrupted on disk is noticed, rebuilt and stored again.
-// Each check uses a source of its own (a random tag in its name), so it touches no entry
-// but the one it made.
+// the one compiled, xgpu::cache_stats() shows the cache answered (a hit in read-write mode, a
+// miss in read-only mode), and an entry corrupted on disk is noticed, rebuilt and stored
+// again. Each check uses a source of its own (a random tag in its name), so it touches no
+// entry but the one it made. The judging from the counters is in cache_evidence.cpp.
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -9,16 +10,15 @@
 #include <vector>
 #include <xgpu/cache.hpp>
 
+#include "cache_evidence.hpp"
 #include "check.hpp"
 
 namespace xgpu::conform {
 namespace {
 
-std::vector<float> run_once(const Device& device, const Source& source,
-                            const std::vector<float>& input) {
-  Context context(device);
+std::vector<float> run(const Context& context, const Program& program,
+                       const std::vector<float>& input) {
   Queue queue = context.queue();
-  Program program = context.build(source);
   Buffer<float> in = context.alloc<float>(input.size()), out = context.alloc<float>(input.size());
   queue.write(in, input);
   queue.launch(program.kernel("wave"), Range{input.size()}, in, out);
@@ -61,14 +61,7 @@ Result compare(const std::vector<float>& first, const std::vector<float>& second
 }
 
 Result hit_is_bit_identical(Env& env) {
-  const cache::Status status = cache::status();
-  if (status.mode == "off") return skip("the kernel cache is off (" + status.note + ")");
-  const Source source = fresh_source();
-  const std::vector<float> input = inputs(env);
-  const std::vector<float> compiled = run_once(env.device(), source, input);
-  if (status.mode == "read-write" && !entry_for(env, source))
-    return fail("expected a cache entry for " + source.name + " after flush, got none");
-  return compare(compiled, run_once(env.device(), source, input), "from the cached program");
+  return check_hit_is_bit_identical(env, [] {});
 }
 
 Result corrupt_entry_heals(Env& env) {
@@ -77,7 +70,11 @@ Result corrupt_entry_heals(Env& env) {
     return skip("needs a writable kernel cache (it is " + status.mode + ")");
   const Source source = fresh_source();
   const std::vector<float> input = inputs(env);
-  const std::vector<float> compiled = run_once(env.device(), source, input);
+  std::vector<float> compiled;
+  {
+    Context context(env.device());
+    compiled = run(context, context.build(source), input);
+  }
   const std::optional<cache::Entry> entry = entry_for(env, source);
   if (!entry) return fail("expected a cache entry for " + source.name + ", got none");
   {  // Flip bytes in the middle of the entry, as a bad disk or a killed writer would.
@@ -86,10 +83,16 @@ Result corrupt_entry_heals(Env& env) {
     file.write("\xde\xad\xbe\xef", 4);
     if (!file) return fail("could not corrupt " + entry->path + " for the check");
   }
-  const Result rebuilt = compare(compiled, run_once(env.device(), source, input),
+  const CacheStats before = cache_stats();
+  Context context(env.device());
+  const Program rebuilt_program = context.build(source);
+  const CacheStats rebuild = stats_delta(cache_stats(), before);
+  const Result rebuilt = compare(compiled, run(context, rebuilt_program, input),
                                  "from the program rebuilt over a corrupt entry");
   if (rebuilt.outcome != Outcome::pass) return rebuilt;
   const std::optional<cache::Entry> healed = entry_for(env, source);
+  const Result judged = judge_healing(rebuild, stats_delta(cache_stats(), before));
+  if (judged.outcome != Outcome::pass) return judged;
   if (!healed || !healed->valid)
     return fail_expected("the entry after rebuilding", "valid",
                          healed ? "invalid: " + healed->problem : "missing");
@@ -97,6 +100,37 @@ Result corrupt_entry_heals(Env& env) {
 }
 
 }  // namespace
+
+Result check_hit_is_bit_identical(Env& env, const std::function<void()>& between_builds) {
+  const cache::Status status = cache::status();
+  const Source source = fresh_source();
+  const std::vector<float> input = inputs(env);
+  cache::flush();  // an earlier check's pending save must not be counted as this one's
+  CacheUse seen;
+  CacheStats before = cache_stats();
+  Context first_context(env.device());
+  const Program first = first_context.build(source);
+  const CacheStats built = cache_stats();
+  seen.first_build = stats_delta(built, before);
+  const std::vector<float> compiled = run(first_context, first, input);
+  // From the build on: the background writer may save it before flush() is called.
+  cache::flush();
+  seen.saved = stats_delta(cache_stats(), built);
+  between_builds();
+  before = cache_stats();
+  Context second_context(env.device());
+  const Program second = second_context.build(source);
+  seen.second_build = stats_delta(cache_stats(), before);
+
+  const Result judged = judge_cache_use(status.mode, status.note, seen);
+  if (judged.outcome != Outcome::pass) return judged;
+  if (status.mode == "read-write" && !entry_for(env, source))
+    return fail("expected a cache entry for " + source.name + " after flush, got none");
+  const Result same = compare(
+      compiled, run(second_context, second, input),
+      status.mode == "read-write" ? "from the cached program" : "from the program built again");
+  return same.outcome == Outcome::pass ? judged : same;
+}
 
 void register_cache(Registry& registry) {
   registry.add("cache", "hit_is_bit_identical", "", hit_is_bit_identical);

@@ -2,12 +2,15 @@
 // [--junit FILE] [--json FILE] [--baseline FILE]`: the conformance suite on every selected
 // device, a table of suites by devices, the failures and skips with their details, and
 // `N passed, N failed, N skipped` as the last line. Exit 0 only when nothing failed.
+// `xgpu conform --list [--suite S] [--check NAMES] [--json FILE]` lists the checks
+// instead, opening no device.
 #include "conform_command.hpp"
 
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <check_list.hpp>
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -32,6 +35,7 @@ struct Options {
   std::vector<std::string> checks;
   std::string full_range;
   bool selftest_failure = false;
+  bool list = false;
   std::string junit, json, baseline;
   ColorMode color = ColorMode::automatic;
 };
@@ -151,6 +155,30 @@ void print_details(const std::vector<conform::DeviceReport>& reports, conform::O
   }
 }
 
+// --list: the registry alone, so it works on a machine with no device at all.
+int list_checks(const conform::Registry& registry, const Options& options) {
+  const char* refused = !options.device.empty()     ? "-d"
+                        : !options.junit.empty()    ? "--junit"
+                        : !options.baseline.empty() ? "--baseline"
+                        : options.full              ? "--full"
+                                                    : nullptr;
+  if (refused != nullptr) {
+    std::cerr << "xgpu: error: --list runs nothing: it takes only --suite, --check and --json "
+                 "FILE, not "
+              << refused << "\n";
+    return kExitUsage;
+  }
+  const std::vector<conform::Check> checks =
+      conform::selected_checks(registry, options.suites, options.checks);
+  conform::write_check_list(std::cout, checks);
+  if (!options.json.empty()) {
+    std::ofstream out(options.json);
+    out << conform::check_list_json(checks).dump(2) << "\n";
+    if (!out) throw Error(Errc::invalid_argument, "cannot write " + options.json, "--json");
+  }
+  return kExitOk;
+}
+
 int run_conform(const Options& options) {
   conform::Registry registry = conform::all_checks();
   if (options.selftest_failure) conform::register_selftest(registry);
@@ -167,6 +195,7 @@ int run_conform(const Options& options) {
               << "' (a check name such as float_sin or math/float_sin)\n";
     return kExitUsage;
   }
+  if (options.list) return list_checks(registry, options);
   if (options.full && options.suites.empty() && options.checks.empty()) {
     std::cerr << "xgpu: error: --full runs for minutes per function: choose them with --suite "
                  "math and/or --check float_sin,...\n";
@@ -240,6 +269,8 @@ Run setup_conform(CLI::App& sub) {
                  "Suites to run: api,memory,execution,compiler,"
                  "events,atomics,math,cache,library (default: all)")
       ->delimiter(',');
+  sub.add_flag("--list", options->list,
+               "List every check (suite/name, and the capability it needs) and run nothing");
   sub.add_flag("--quick", options->quick, "Small sizes and sampled math, for CI and simulators");
   sub.add_flag("--full", options->full,
                "Math: every one of the 2^32 float inputs of one-argument float functions "
@@ -260,6 +291,7 @@ Run setup_conform(CLI::App& sub) {
       "  xgpu conform -d pocl --suite math,atomics --junit report.xml\n"
       "  xgpu conform --quick --json now.json --baseline before.json\n"
       "  xgpu conform -d gpu --full --check float_sin,float_log   every float input\n"
+      "  xgpu conform --list --suite atomics   the checks, without running them\n"
       "Exit codes: 0 nothing failed, 1 a check failed, 2 usage, 3 no device at all,\n"
       "  4 no device matches -d.");
   return [options]() { return run_conform(*options); };

@@ -58,4 +58,24 @@ XGPU_API std::uint64_t parse_size(std::string_view text);
 XGPU_API void flush();
 
 }  // namespace cache
+
+/// What the kernel cache did in this process so far. Every counter only grows; compare two
+/// snapshots to see what a piece of code did. Entries are written by a background thread:
+/// call cache::flush() first to count the pending ones in `stores`.
+struct CacheStats {
+  std::uint64_t hits = 0;    ///< programs loaded from the cache instead of being compiled
+  std::uint64_t misses = 0;  ///< programs compiled although the cache was readable
+  std::uint64_t stores = 0;  ///< entries written
+  /// entries that could not be written (disk full, read-only filesystem, linked folder)
+  std::uint64_t store_failures = 0;
+  /// entries found truncated, corrupt, of another key, or refused by the driver
+  std::uint64_t bad_entries = 0;
+  std::uint64_t healed = 0;  ///< of those, the ones deleted, so that a rebuild replaces them
+  /// programs compiled and not saved because the cache is read-only
+  std::uint64_t read_only_skips = 0;
+  std::uint64_t evictions = 0;  ///< entries deleted to keep the cache under its size cap
+};
+/// The counters of the process's kernel cache; thread-safe. All zero with XGPU_CACHE=0.
+XGPU_API CacheStats cache_stats();
+
 }  // namespace xgpu

@@ -189,7 +189,7 @@ void KernelCache::write(const std::shared_ptr<CacheTicket>& ticket, const Event&
                    "\noptions=" + ticket->options + "\nkernels=" + ticket->kernel_names +
                    "\nvariants=" + ticket->variants_text() + "\nsignatures=" + ticket->signatures +
                    "\ncreated=" + std::to_string(std::time(nullptr)) + "\n";
-  store_.store(ticket->hash, entry);
+  if (!store_.store(ticket->hash, entry)) return;
   logger("cache").debug(
       "saved {} ({} bytes, binary fetched in {:.1f} ms)", ticket->source_name, entry.binary.size(),
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)

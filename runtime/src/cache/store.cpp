@@ -14,7 +14,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "cache/cache_stats.hpp"
 #include "cache/hash.hpp"
+#include "cache/test_hooks.hpp"
 #include "log.hpp"
 
 namespace xgpu::detail {
@@ -113,8 +115,19 @@ CacheStore::CacheStore(CacheSettings settings) : settings_(std::move(settings)) 
   }
   root_ = settings_.folder + "/" + kLayout;
   if (settings_.mode == CacheMode::read_write && access(settings_.folder.c_str(), W_OK) != 0) {
-    settings_.mode = CacheMode::read_only;  // a read-only folder is silently read-only
-    settings_.note = "read-only (the folder is not writable)";
+    const int error = errno;
+    settings_.mode = CacheMode::read_only;
+    if (error == EROFS) {
+      // Unlike a folder its owner made read-only, a read-only filesystem (a container's
+      // mount, a disk remounted after errors) is rarely meant: say once that nothing is saved.
+      settings_.note = "read-only (the folder is on a read-only filesystem)";
+      logger("cache").warn(
+          "kernel cache at {} is on a read-only filesystem: it is only read, and programs "
+          "built now are not saved",
+          settings_.folder);
+    } else {
+      settings_.note = "read-only (the folder is not writable)";  // silently: its owner chose
+    }
   }
   logger("cache").debug("kernel cache at {} ({})", settings_.folder,
                         writable() ? "read-write" : "read-only");
@@ -197,9 +210,11 @@ std::optional<CacheEntry> CacheStore::load(const std::string& hash, const std::s
     // Delete only the file we read: a writer may have renamed a good entry into place since.
     struct stat opened {
     }, current{};
+    count(cache_counters().bad_entries);
     if (writable() && fstat(fd, &opened) == 0 && lstat(path.c_str(), &current) == 0 &&
-        opened.st_ino == current.st_ino && opened.st_dev == current.st_dev) {
-      unlink(path.c_str());
+        opened.st_ino == current.st_ino && opened.st_dev == current.st_dev &&
+        unlink(path.c_str()) == 0) {
+      count(cache_counters().healed);
     }
     close(fd);
     return std::nullopt;
@@ -209,36 +224,48 @@ std::optional<CacheEntry> CacheStore::load(const std::string& hash, const std::s
   return entry;
 }
 
-void CacheStore::store(const std::string& hash, const CacheEntry& entry) {
-  if (!writable()) return;
+bool CacheStore::store(const std::string& hash, const CacheEntry& entry) {
+  if (!writable()) return false;
   const std::string path = entry_path(hash);
   const std::string folder = path.substr(0, path.rfind('/'));
   std::string why;
   // Before mkdir -p as well: it would create the fan-out folder through a linked v1.
-  if (!folders_below_root_real(path, "not caching")) return;
-  if (!make_folders(folder, why)) {
-    logger("cache").warn("not caching {}: {}", hash, why);
-    return;
-  }
-  if (!folders_below_root_real(path, "not caching")) return;
+  if (!folders_below_root_real(path, "not caching")) return store_failed(hash, {});
+  if (!make_folders(folder, why)) return store_failed(hash, why);
+  if (!folders_below_root_real(path, "not caching")) return store_failed(hash, {});
   std::string temporary = folder + "/.tmp-" + hash + "-XXXXXX";
   int fd = mkostemp(temporary.data(), O_CLOEXEC);  // 0600, a name no other process holds
-  if (fd < 0) {
-    logger("cache").warn("not caching {}: cannot create a file in {}: {}", hash, folder,
-                         errno_text());
-    return;
-  }
-  bool written = write_all(fd, encode_entry(entry)) && fsync(fd) == 0;
+  if (fd < 0) return store_failed(hash, "cannot create a file in " + folder + ": " + errno_text());
+  const std::string bytes = encode_entry(entry);
+  stall_mid_write_if_asked(fd, bytes);
+  bool written = write_all(fd, bytes) && fsync(fd) == 0;
   std::string failure = written ? "" : errno_text();
   close(fd);
   if (!written || rename(temporary.c_str(), path.c_str()) != 0) {
     if (failure.empty()) failure = errno_text();
     unlink(temporary.c_str());
-    logger("cache").warn("not caching {}: writing {} failed: {}", hash, path, failure);
-    return;
+    return store_failed(hash, "writing " + path + " failed: " + failure);
   }
+  count(cache_counters().stores);
   logger("cache").debug("stored {} ({} bytes)", path, entry.binary.size());
   prune(settings_.max_size);
+  return true;
+}
+
+// A full disk or a filesystem turned read-only fails every later write the same way: the
+// first failure is a warning, later ones are debug lines, so a program is not flooded.
+bool CacheStore::store_failed(const std::string& hash, const std::string& why) {
+  count(cache_counters().store_failures);
+  if (why.empty()) return false;  // already said (a linked folder is warned about each time)
+  if (!warned_store_failure_.exchange(true)) {
+    logger("cache").warn(
+        "not caching {}: {}; programs are still built, and later failures to save are "
+        "logged at debug level",
+        hash, why);
+  } else {
+    logger("cache").debug("not caching {}: {}", hash, why);
+  }
+  return false;
 }
 
 void CacheStore::remove(const std::string& hash, const CacheEntry& entry, const std::string& why) {
@@ -253,7 +280,8 @@ void CacheStore::remove(const std::string& hash, const CacheEntry& entry, const 
   stored.hash = hash;
   if (read(stored, current, &ignored) && current.binary != entry.binary) return;
   logger("cache").warn("cache entry {} removed: {}", path, why);
-  unlink(path.c_str());
+  count(cache_counters().bad_entries);
+  if (unlink(path.c_str()) == 0) count(cache_counters().healed);
 }
 
 std::vector<StoredEntry> CacheStore::entries() const {
@@ -327,7 +355,9 @@ std::vector<StoredEntry> CacheStore::prune(std::uint64_t max_size) {
   });
   for (const auto& stored : all) {
     if (total <= max_size) break;
-    if (unlink(stored.path.c_str()) == 0 || errno == ENOENT) {
+    const bool deleted = unlink(stored.path.c_str()) == 0;
+    if (deleted || errno == ENOENT) {
+      if (deleted) count(cache_counters().evictions);
       total -= stored.size;
       removed.push_back(stored);
       logger("cache").debug("evicted {} ({} bytes, least recently used)", stored.path, stored.size);

@@ -8,6 +8,7 @@
 // times, it is kept on every mount (noatime, relatime).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <ctime>
 #include <functional>
@@ -40,8 +41,9 @@ class CacheStore {
   /// The entry stored under `hash` when it is sound and its key is `key`. A corrupt or
   /// mismatched entry is deleted (when writable) with a warning, and is a miss.
   std::optional<CacheEntry> load(const std::string& hash, const std::string& key);
-  /// Writes atomically (temporary file, flush, rename), then prunes to the size cap.
-  void store(const std::string& hash, const CacheEntry& entry);
+  /// Writes atomically (temporary file, flush, rename), then prunes to the size cap. False
+  /// when nothing was written: not writable, or a failure (warned about once per store).
+  bool store(const std::string& hash, const CacheEntry& entry);
   /// Deletes the entry under `hash` if it still holds `entry` (a binary the driver refused).
   void remove(const std::string& hash, const CacheEntry& entry, const std::string& why);
 
@@ -60,10 +62,12 @@ class CacheStore {
   bool folders_below_root_real(const std::string& path, const char* action) const;
   static std::string check_folder(const std::string& folder, bool create);
   void refuse(const std::string& why);
+  bool store_failed(const std::string& hash, const std::string& why);
   void remove_abandoned() const;
 
   CacheSettings settings_;
   std::string root_;  ///< <folder>/v1
+  std::atomic<bool> warned_store_failure_{false};
 };
 
 }  // namespace xgpu::detail
