@@ -197,7 +197,8 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
                                   context.record);
     }
   }
-  Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event));
+  Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), "kernel",
+             kernel.state());
   // The cached binary lacks this launch's code (PoCL compiles per work-group size at the
   // first launch): save the program again once this launch is done.
   if (new_variant) {
