@@ -10,9 +10,12 @@
 //   kStubCommandFailed as OpenCL's clWaitForEvents reports a failed command, and the queue's
 //   next finish does too. Read at each enqueue, so a test sets it around one command.
 //
-// Objects are never freed (retain and release only count nothing): a test module, small.
+// Objects live until the module is unloaded (retain and release count nothing: a test
+// module, kept small); they stay reachable from one store, so leak checkers do not report them.
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -45,6 +48,15 @@ struct StubEvent {
 };
 int device_token, context_token, program_token;  // their addresses are the handles
 
+// Every object made, at a stable address, until the module is unloaded.
+template <class T>
+T* make() {
+  static std::mutex mutex;
+  static std::deque<T> store;
+  std::lock_guard<std::mutex> lock(mutex);
+  return &store.emplace_back();
+}
+
 const char* status_name(xgpu_status status) {
   if (status == kStubCommandFailed) return "STUB_COMMAND_FAILED";
   return xgpu::common::status_name_or_unknown(status);
@@ -53,7 +65,7 @@ const char* status_name(xgpu_status status) {
 // The event of a command just "run": failed when XGPU_STUB_FAIL names it.
 void finish_command(xgpu_queue queue, const char* command, xgpu_event* event) {
   const char* failing = std::getenv("XGPU_STUB_FAIL");
-  auto* done = new StubEvent;
+  auto* done = make<StubEvent>();
   if (failing != nullptr && std::strcmp(failing, command) == 0) {
     done->status = kStubCommandFailed;
     reinterpret_cast<StubQueue*>(queue)->failed = kStubCommandFailed;
@@ -120,7 +132,7 @@ xgpu_status context_create(xgpu_device, xgpu_context* context) {
   return XGPU_STATUS_SUCCESS;
 }
 xgpu_status queue_create(xgpu_context, xgpu_device, uint32_t, xgpu_queue* queue) {
-  *queue = reinterpret_cast<xgpu_queue>(new StubQueue);
+  *queue = reinterpret_cast<xgpu_queue>(make<StubQueue>());
   return XGPU_STATUS_SUCCESS;
 }
 xgpu_status queue_flush(xgpu_queue) { return XGPU_STATUS_SUCCESS; }
@@ -137,7 +149,7 @@ xgpu_status queue_finish(xgpu_queue queue) {
 StubBuffer& buffer_of(xgpu_buffer buffer) { return *reinterpret_cast<StubBuffer*>(buffer); }
 
 xgpu_status buffer_create(xgpu_context, uint32_t, size_t size, xgpu_buffer* buffer) {
-  auto* created = new StubBuffer;
+  auto* created = make<StubBuffer>();
   created->bytes.assign(size, 0);
   *buffer = reinterpret_cast<xgpu_buffer>(created);
   return XGPU_STATUS_SUCCESS;
@@ -199,7 +211,7 @@ xgpu_status program_kernel_names(xgpu_program, char* buffer, size_t capacity, si
 }
 
 xgpu_status kernel_create(xgpu_program, const char*, xgpu_kernel* kernel) {
-  *kernel = reinterpret_cast<xgpu_kernel>(new StubKernel);
+  *kernel = reinterpret_cast<xgpu_kernel>(make<StubKernel>());
   return XGPU_STATUS_SUCCESS;
 }
 xgpu_status kernel_arg_count(xgpu_kernel, uint32_t* count) {
