@@ -16,9 +16,14 @@
 // - half: alpha and beta are rounded to half (to nearest even, by OpenCL's own cl_half.h,
 //   as the core's xgpu::to_half rounds), as CLBlast's HGEMM takes them; it also
 //   accumulates in half.
+// - Lifetime: CLBlast keeps its programs (and so their contexts) in process-wide caches;
+//   every context it ran on is reported to clblast_lifetime.cpp, which empties those caches
+//   before the context's last release and at exit, while the drivers are whole. CLBlast is
+//   never closed (the static below lives until exit): it may hold driver objects until then.
 #include <string>
 
 #include "cl.hpp"
+#include "clblast_lifetime.hpp"
 #include "entries.hpp"
 #include "errors.hpp"
 #include "event_queue_refs.hpp"
@@ -48,14 +53,16 @@ using ClblastHgemm = int (*)(int layout, int ta, int tb, size_t m, size_t n, siz
                              size_t b_offset, size_t ldb, cl_half beta, cl_mem c, size_t c_offset,
                              size_t ldc, cl_command_queue* queue, cl_event* event);
 
-// The three functions, all taken from one library that stays loaded for the process, or
-// all NULL: a candidate lacking one is closed inside DynamicLibrary::open(), before any
-// pointer into it is taken, so no pointer can outlive the library it points into.
+// The three functions (and CLBlastClearCache, optional), all taken from one library that stays
+// loaded for the process, or all NULL: a candidate lacking one is closed inside
+// DynamicLibrary::open(), before any pointer into it is taken, so no pointer can outlive the
+// library it points into.
 struct Clblast {
   common::DynamicLibrary library;
   ClblastSgemm sgemm = nullptr;
   ClblastDgemm dgemm = nullptr;
   ClblastHgemm hgemm = nullptr;
+  ClblastClearCache clear_cache = nullptr;
 };
 
 Clblast open_clblast() {
@@ -67,6 +74,7 @@ Clblast open_clblast() {
   clblast.sgemm = clblast.library.function<ClblastSgemm>("CLBlastSgemm");
   clblast.dgemm = clblast.library.function<ClblastDgemm>("CLBlastDgemm");
   clblast.hgemm = clblast.library.function<ClblastHgemm>("CLBlastHgemm");
+  clblast.clear_cache = clblast.library.function<ClblastClearCache>("CLBlastClearCache");
   return clblast;
 }
 
@@ -100,6 +108,17 @@ void check_clblast(int status, const char* function) {
   if (status == kCLBlastNoHalfPrecision || status == kCLBlastNoDoublePrecision)
     fail(XGPU_STATUS_UNSUPPORTED, text);
   fail(status, text);
+}
+
+// Tells clblast_lifetime.cpp which context and device CLBlast now holds programs of.
+void note_clblast_used(cl_command_queue queue, const Clblast& library) {
+  cl_context context = nullptr;
+  cl_device_id device = nullptr;
+  check(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr),
+        "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)");
+  check(clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr),
+        "clGetCommandQueueInfo(CL_QUEUE_DEVICE)");
+  clblast_used(context, device, library.clear_cache);
 }
 
 }  // namespace
@@ -153,6 +172,7 @@ xgpu_status blas_gemm(xgpu_queue queue, const xgpu_gemm_v1* gemm, const xgpu_wai
              "blas_gemm: unknown precision " + std::to_string(gemm->precision));
     }
     hold_queue_for_event(cl_queue, list.event_out);
+    note_clblast_used(cl_queue, library);
     return XGPU_STATUS_SUCCESS;
   });
 }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cl.hpp"
+#include "clblast_lifetime.hpp"
 #include "entries.hpp"
 #include "errors.hpp"
 #include "event_queue_refs.hpp"
@@ -63,6 +64,7 @@ xgpu_status retain(uint32_t object_kind, void* object) {
     SerializedCall serialized(object);
     check(kind.retain(object), kind.retain_name);
     if (object_kind == XGPU_OBJECT_EVENT) event_retained(static_cast<cl_event>(object));
+    if (object_kind == XGPU_OBJECT_CONTEXT) context_referenced(static_cast<cl_context>(object));
     return XGPU_STATUS_SUCCESS;
   });
 }
@@ -74,6 +76,10 @@ xgpu_status release(uint32_t object_kind, void* object) {
     // Asked before the driver's release, which may free the event and its dispatch pointer.
     auto event = static_cast<cl_event>(object);
     bool held = object_kind == XGPU_OBJECT_EVENT && holds_queue_for(event);
+    // The caller's last reference to a context: CLBlast's cached programs of it (and of
+    // every context) go first, so that the context dies now rather than in CLBlast's exit
+    // handler (clblast_lifetime.hpp).
+    if (object_kind == XGPU_OBJECT_CONTEXT) context_unreferencing(static_cast<cl_context>(object));
     check(kind.release(object), kind.release_name);
     if (held) event_released(event);
     return XGPU_STATUS_SUCCESS;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cl.hpp"
+#include "clblast_lifetime.hpp"
 #include "entries.hpp"
 #include "errors.hpp"
 #include "registry.hpp"
@@ -50,6 +51,7 @@ xgpu_status context_create(xgpu_device device, xgpu_context* context) {
     cl_context created =
         clCreateContext(properties, 1, &record.device, context_notify, nullptr, &status);
     check(status, "clCreateContext");
+    context_referenced(created);  // the caller's reference, counted for clblast_lifetime.cpp
     *context = reinterpret_cast<xgpu_context>(created);
     return XGPU_STATUS_SUCCESS;
   });

@@ -1,16 +1,40 @@
 // Events: waiting, status and profiling. An empty Event stands for a command that had
-// nothing to do (0 elements): it is complete.
+// nothing to do (0 elements): it is complete. A command that fails on the device after it
+// was enqueued (a kernel that faults, a copy the driver aborts) is reported by wait() and
+// status() with what the command was and the status the device gave it.
 #include "xgpu/event.hpp"
 
 #include "module.hpp"
+#include "objects.hpp"
 
 namespace xgpu {
+
+std::string Event::command() const {
+  if (kernel_) return "kernel '" + kernel_->name + "'";
+  return command_ != nullptr ? command_ : "a command";
+}
+
+void Event::command_failed(std::int32_t status, const char* call) const {
+  const detail::Module& module = *handle_.module();
+  Error::Details details = detail::backend_error_details(module, status, call, nullptr);
+  details.message = std::string(call) + ": " + command() +
+                    " failed on the device: " + details.native_name + " (" +
+                    std::to_string(status) + ")";
+  throw Error(std::move(details));
+}
 
 void Event::wait() const {
   if (!handle_) return;
   const detail::Module& module = *handle_.module();
   auto raw = static_cast<xgpu_event>(handle_.get());
-  detail::check(module, module.table->event_wait(&raw, 1), "Event::wait", nullptr);
+  xgpu_status status = module.table->event_wait(&raw, 1);
+  if (status == XGPU_STATUS_SUCCESS) return;
+  // OpenCL's clWaitForEvents says only that some command failed: the event's own status
+  // is the command's failure.
+  std::int32_t state = 0;
+  if (module.table->event_status(raw, &state) == XGPU_STATUS_SUCCESS && state < 0)
+    command_failed(state, "Event::wait");
+  detail::throw_backend_error(module, status, "Event::wait (" + command() + ")", nullptr);
 }
 
 EventStatus Event::status() const {
@@ -19,7 +43,7 @@ EventStatus Event::status() const {
   std::int32_t state = 0;
   detail::check(module, module.table->event_status(static_cast<xgpu_event>(handle_.get()), &state),
                 "Event::status", nullptr);
-  if (state < 0) detail::throw_backend_error(module, state, "the command of this Event", nullptr);
+  if (state < 0) command_failed(state, "Event::status");
   switch (state) {
     case XGPU_EVENT_QUEUED:
       return EventStatus::queued;

@@ -46,8 +46,9 @@ const ContextState& checked(const Queue& queue, const BufferCore& buffer, const 
   return context;
 }
 
-Event adopt(const detail::Module& module, xgpu_event event) {
-  return Event(detail::Handle<detail::ObjectKind::event>::adopt(&module, event));
+// `command`: static text naming the command, for the error of one that fails on the device.
+Event adopt(const detail::Module& module, xgpu_event event, const char* command) {
+  return Event(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), command);
 }
 
 xgpu_queue raw_queue(const Queue& queue) { return static_cast<xgpu_queue>(queue.raw()); }
@@ -86,7 +87,7 @@ Event map_async(Queue& queue, const BufferCore& buffer, std::size_t bytes, std::
                 module.table->buffer_map(raw_queue(queue), raw_buffer(buffer), access, 0, bytes,
                                          &pointer, nullptr, &event),
                 kOperation, context.record);
-  return adopt(module, event);
+  return adopt(module, event, kOperation);
 }
 
 Event unmap_async(Queue& queue, const BufferCore& buffer, void* pointer) {
@@ -98,7 +99,7 @@ Event unmap_async(Queue& queue, const BufferCore& buffer, void* pointer) {
       module,
       module.table->buffer_unmap(raw_queue(queue), raw_buffer(buffer), pointer, nullptr, &event),
       kOperation, context.record);
-  return adopt(module, event);
+  return adopt(module, event, kOperation);
 }
 
 // A call with m == n == 0 makes blas_gemm open its library and enqueue nothing.
@@ -156,7 +157,7 @@ Event vendor_gemm(Queue& queue, const VendorGemm& call, const BufferCore& a, con
                 std::string("xgpu::gemm: the vendor BLAS cannot run it: ") + module.last_error(),
                 "xgpu::gemm");
   detail::check(module, status, kOperation, context.record);
-  return adopt(module, event);
+  return adopt(module, event, kOperation);
 }
 
 void log(LogLevel level, const std::string& logger, const std::string& message) {

@@ -18,7 +18,8 @@ constexpr std::chrono::milliseconds kSaveLaunchedAfter{300};
               "Queue::launch");
 }
 
-void check_ranges(const Kernel& kernel, const Launch& launch, const DeviceInfo& device) {
+void check_ranges(const Kernel& kernel, const Launch& launch, const DeviceInfo& device,
+                  const KernelLimits& limits) {
   const Range& global = launch.global();
   if (global.dims < 1 || global.dims > 3) bad_range(kernel, "a range has 1 to 3 dimensions");
   if (launch.offset() && launch.offset()->dims != global.dims) {
@@ -51,6 +52,49 @@ void check_ranges(const Kernel& kernel, const Launch& launch, const DeviceInfo& 
                           " items exceeds the device's maximum of " +
                           std::to_string(device.max_work_group_size));
   }
+  // A kernel may allow fewer items than the device (its registers, its local memory): the
+  // driver would refuse the enqueue with a bare status.
+  if (limits.max_work_group_size && local.total() > limits.max_work_group_size) {
+    bad_range(kernel, "a work-group of " + std::to_string(local.total()) +
+                          " items exceeds this kernel's maximum of " +
+                          std::to_string(limits.max_work_group_size) + " on " + device.name +
+                          " (the device allows " + std::to_string(device.max_work_group_size) +
+                          "; the kernel's own resources allow fewer)");
+  }
+}
+
+// The kernel's own local memory (its __local variables, read once per kernel) and the
+// Local<T> arguments of this launch must fit the device's local memory together.
+void check_local_memory(const Kernel& kernel, const KernelLimits& limits, std::uint64_t arguments,
+                        const DeviceInfo& device) {
+  const std::uint64_t total = limits.local_memory + arguments;
+  if (device.local_memory == 0 || total <= device.local_memory) return;
+  throw Error(Errc::allocation_too_large,
+              "launch of kernel '" + kernel.name() + "': it needs " + std::to_string(total) +
+                  " bytes of local memory (" + std::to_string(limits.local_memory) +
+                  " of its own, " + std::to_string(arguments) +
+                  " in Local<T> arguments), more than the " + std::to_string(device.local_memory) +
+                  " bytes of " + device.name + "; nothing was enqueued",
+              "Queue::launch");
+}
+
+// A by-value argument the driver refused (a struct of the wrong size: OpenCL reports no
+// struct's size, so only the driver can tell). Named like the core's own argument errors,
+// with the driver's word; nothing has been enqueued yet.
+[[noreturn]] void refused_value(const detail::KernelState& state, std::size_t index,
+                                const detail::PreparedArg& arg, const detail::Module& module,
+                                xgpu_status status) {
+  const detail::Parameter* parameter = state.signature_known ? &state.parameters[index] : nullptr;
+  std::string why = module.last_error();
+  throw Error(Errc::argument_type,
+              "kernel '" + state.name + "' argument " + std::to_string(index) +
+                  (parameter ? " (" + parameter->name + ")" : "") + ": expects " +
+                  (parameter ? parameter->type_name : std::string("a value")) +
+                  " (OpenCL does not report a struct's size), got a value of " +
+                  std::to_string(arg.size) +
+                  " bytes, which the driver refused: " + module.status_name(status) +
+                  (why.empty() ? "" : " (" + why + ")") + "; nothing was enqueued",
+              "Queue::launch");
 }
 
 // True when this work-group shape is new to the program's cache entry. Called under the
@@ -90,14 +134,19 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
                     " argument(s), got " + std::to_string(count),
                 "Queue::launch");
   }
-  check_ranges(kernel, launch, context.record->info);
+  const DeviceInfo& device = context.record->info;
+  check_ranges(kernel, launch, device, state.limits);
   constexpr std::size_t kInline = 16;
   std::array<detail::PreparedArg, kInline> inline_args;
   std::vector<detail::PreparedArg> many_args(count > kInline ? count : 0);
   detail::PreparedArg* prepared = count > kInline ? many_args.data() : inline_args.data();
+  std::uint64_t local_arguments = 0;
   for (std::size_t i = 0; i < count; ++i) {
     detail::prepare_argument(state, i, args[i], context.handle.get(), prepared[i]);
+    if (prepared[i].kind == detail::ArgKind::local) local_arguments += prepared[i].size;
   }
+  if (local_arguments != 0 || state.limits.local_memory != 0)
+    check_local_memory(kernel, state.limits, local_arguments, device);
   const Range& global = launch.global();
   if (global.total() == 0) return Event();  // nothing to run, as for an empty buffer
 
@@ -130,6 +179,7 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
           status = module.table->kernel_set_arg(raw_kernel, i, arg.size, arg.value);
       }
       if (status != XGPU_STATUS_SUCCESS) {
+        if (arg.kind == detail::ArgKind::bytes) refused_value(state, i, arg, module, status);
         std::string name = state.signature_known ? " (" + state.parameters[i].name + ")" : "";
         detail::throw_backend_error(
             module, status,
@@ -147,7 +197,8 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
                                   context.record);
     }
   }
-  Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event));
+  Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), "kernel",
+             kernel.state());
   // The cached binary lacks this launch's code (PoCL compiles per work-group size at the
   // first launch): save the program again once this launch is done.
   if (new_variant) {

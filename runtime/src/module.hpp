@@ -65,6 +65,12 @@ inline void check(const Module& module, xgpu_status status, const char* operatio
   if (status != XGPU_STATUS_SUCCESS) throw_backend_error(module, status, operation, device);
 }
 
+/// Called once the modules (and through them the drivers) are loaded: from then on, the
+/// start of exit() is noticed, after which objects are no longer released (handle.cpp).
+void watch_for_exit();
+/// True once exit() has begun: driver objects still held are left to the operating system.
+bool exit_has_begun() noexcept;
+
 /// Reads a string result through the (capacity, size_ret) idiom: ask the size, then fill.
 template <class Query>
 xgpu_status read_string(Query&& query, std::string& out) {

@@ -40,6 +40,9 @@ struct Parameter {
   bool pointer = false;
   std::string element;  ///< builtin scalar name ("float"), empty for structs and others
   unsigned lanes = 1;
+  /// Bytes a by-value builtin takes (a 3-vector those of 4: float3 is 16); 0 when unknown
+  /// (structs: OpenCL does not report their size).
+  std::size_t value_size = 0;
 };
 
 struct ProgramState {

@@ -30,8 +30,9 @@ std::size_t checked_count(const char* operation, const BufferCore& buffer, std::
   return count;
 }
 
-Event adopt_event(const detail::Module& module, xgpu_event raw) {
-  return Event(detail::Handle<detail::ObjectKind::event>::adopt(&module, raw));
+// `command`: static text naming the command, for the error of one that fails on the device.
+Event adopt_event(const detail::Module& module, xgpu_event raw, const char* command) {
+  return Event(detail::Handle<detail::ObjectKind::event>::adopt(&module, raw), command);
 }
 
 }  // namespace
@@ -90,7 +91,7 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
           : module.table->buffer_read(queue, raw_buffer, blocking, offset * element_size,
                                       count * element_size, host, nullptr, event_out);
   detail::check(module, status, operation, context.record);
-  return blocking ? Event() : adopt_event(module, event);
+  return blocking ? Event() : adopt_event(module, event, operation);
 }
 
 Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_t element_size,
@@ -114,7 +115,7 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
                                           src_offset * element_size, dst_offset * element_size,
                                           count * element_size, nullptr, &event),
                 "Queue::copy", context.record);
-  return adopt_event(module, event);
+  return adopt_event(module, event, "Queue::copy");
 }
 
 Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t element_size,
@@ -140,7 +141,7 @@ Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t 
                                 static_cast<xgpu_buffer>(dst.handle.get()), pattern, element_size,
                                 offset * element_size, count * element_size, nullptr, &event),
       "Queue::fill", context.record);
-  return adopt_event(module, event);
+  return adopt_event(module, event, "Queue::fill");
 }
 
 void* Queue::map_bytes(const BufferCore& buffer, std::size_t element_size, std::size_t& count,
@@ -157,7 +158,7 @@ void* Queue::map_bytes(const BufferCore& buffer, std::size_t element_size, std::
                                          XGPU_MAP_READ | XGPU_MAP_WRITE, offset * element_size,
                                          count * element_size, &pointer, nullptr, &raw_event),
                 "Queue::map", context.record);
-  adopt_event(module, raw_event).wait();
+  adopt_event(module, raw_event, "Queue::map").wait();
   return pointer;
 }
 
@@ -172,7 +173,7 @@ void Queue::unmap_bytes(const BufferCore& buffer, void* pointer) {
                 "Queue::unmap", context.record);
   // Waiting makes the host's writes visible to whatever the caller enqueues next, also on
   // another queue.
-  adopt_event(module, raw_event).wait();
+  adopt_event(module, raw_event, "Queue::unmap").wait();
 }
 
 void Queue::finish() {

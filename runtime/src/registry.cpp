@@ -58,6 +58,8 @@ Registry::Registry() {
   std::string own = library_folder();
   if (!own.empty()) search_path_.push_back(own + "/" + XGPU_MODULE_SUBDIR);
   for (const auto& folder : search_path_) load_folder(folder);
+  // After the drivers registered their own exit-time destructors: see handle.cpp.
+  watch_for_exit();
   if (modules_.empty()) {
     BackendReport none;
     none.name = "(none)";

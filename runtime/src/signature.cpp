@@ -139,6 +139,17 @@ void prepare_scalar(const KernelState& kernel, std::size_t index, const Paramete
                "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg) +
                    (parameter.lanes == 3 ? " (pass a 3-vector as std::array<T, 4>)" : ""));
     }
+    // std::array<float, 3> for a float3: the lanes agree, the sizes do not (OpenCL pads a
+    // 3-vector to 4), and the driver would read past the value.
+    if (arg.size != parameter.value_size) {
+      mismatch(
+          kernel, index,
+          "expects " + describe_parameter(parameter) + " of " +
+              std::to_string(parameter.value_size) + " bytes, got " + describe_argument(arg) +
+              " of " + std::to_string(arg.size) + " bytes" +
+              (parameter.lanes == 3 ? " (a 3-vector takes the room of 4: pass std::array<T, 4>)"
+                                    : ""));
+    }
     return;
   }
   if (arg.type_name && parameter.element == arg.type_name) return;  // the common case
@@ -176,10 +187,12 @@ void digest(Parameter& parameter) {
   std::string base = type.substr(0, digits);
   unsigned lanes =
       digits < type.size() ? static_cast<unsigned>(std::stoul(type.substr(digits))) : 1;
-  if (scalar_named(base) &&
+  const ScalarType* scalar = scalar_named(base);
+  if (scalar &&
       (lanes == 1 || lanes == 2 || lanes == 3 || lanes == 4 || lanes == 8 || lanes == 16)) {
     parameter.element = base;
     parameter.lanes = lanes;
+    parameter.value_size = std::size_t{scalar->size} * (lanes == 3 ? 4 : lanes);
   }
 }
 

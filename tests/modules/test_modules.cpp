@@ -7,6 +7,8 @@
 #include "xgpu/backend.h"
 
 using Catch::Matchers::Contains;
+using xgpu_test::capture_error;
+using xgpu_test::check_error;
 
 namespace {
 
@@ -126,4 +128,77 @@ TEST_CASE("stub modules on XGPU_BACKEND_PATH are listed and real devices kept", 
   queue.fill(data, 3);
   CHECK(queue.read(data) == std::vector<int>(4, 3));
   for (const xgpu::Device& device : xgpu::devices()) CHECK(device.info().backend == "opencl");
+}
+
+// A command that fails on the device after it was enqueued (the stub device module of
+// stub_backend/stub_device_backend.cpp, on XGPU_BACKEND_PATH in ctest unit.modules.device):
+// Event::wait and Event::status name the command and the status; Queue::finish reports the
+// failure. Broken on purpose: XGPU_STUB_FAIL makes the stub fail the named command.
+namespace {
+
+xgpu::Device stub_device() {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    if (device.info().backend == "stubdevice") return device;
+  }
+  FAIL("no stub device: XGPU_BACKEND_PATH must hold the stub device module");
+  throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("a command failing on the device names itself on wait and finish", "[.stub_device]") {
+  xgpu::Context context(stub_device());
+  xgpu::Queue queue = context.queue();
+  xgpu::Buffer<int> data = context.alloc<int>(8), other = context.alloc<int>(8);
+  xgpu::Kernel scale =
+      context.build({"scale.cl", "kernel void scale(global int* data) {}"}).kernel("scale");
+
+  SECTION("commands that succeed") {
+    queue.fill(data, 3).wait();
+    queue.launch(scale, xgpu::Range{8}, data).wait();
+    queue.finish();
+    CHECK(queue.read(data) == std::vector<int>(8, 6));
+  }
+  SECTION("a fill") {
+    xgpu_test::ScopedEnv fail("XGPU_STUB_FAIL", "fill");
+    xgpu::Event filled = queue.fill(data, 3);  // enqueued without error
+    check_error(capture_error([&] { filled.wait(); }), xgpu::Errc::backend,
+                {"Event::wait", "Queue::fill", "failed on the device", "STUB_COMMAND_FAILED"});
+    check_error(capture_error([&] { filled.status(); }), xgpu::Errc::backend,
+                {"Event::status", "Queue::fill", "STUB_COMMAND_FAILED"});
+    check_error(capture_error([&] { queue.finish(); }), xgpu::Errc::backend,
+                {"Queue::finish", "STUB_COMMAND_FAILED"});
+    queue.finish();  // reported once
+  }
+  SECTION("a copy") {
+    xgpu_test::ScopedEnv fail("XGPU_STUB_FAIL", "copy");
+    xgpu::Event copied = queue.copy(data, other);
+    check_error(capture_error([&] { copied.wait(); }), xgpu::Errc::backend,
+                {"Queue::copy", "STUB_COMMAND_FAILED", "-9001"});
+    CHECK(capture_error([&] { copied.wait(); }).native_status() == -9001);
+  }
+  SECTION("a kernel") {
+    xgpu_test::ScopedEnv fail("XGPU_STUB_FAIL", "kernel");
+    xgpu::Event ran = queue.launch(scale, xgpu::Range{8}, data);
+    check_error(capture_error([&] { ran.wait(); }), xgpu::Errc::backend,
+                {"kernel 'scale'", "failed on the device", "STUB_COMMAND_FAILED"});
+  }
+}
+
+TEST_CASE("a work-group over the kernel's maximum, below the device's", "[.stub_device]") {
+  // The stub's kernel allows 32 items per work-group, its device 256.
+  xgpu::Context context(stub_device());
+  xgpu::Queue queue = context.queue();
+  xgpu::Buffer<int> data = context.alloc<int>(64);
+  queue.fill(data, 1);
+  xgpu::Kernel scale =
+      context.build({"scale.cl", "kernel void scale(global int* data) {}"}).kernel("scale");
+  REQUIRE(scale.limits().max_work_group_size == 32);
+  check_error(capture_error([&] { queue.launch(scale, xgpu::Range{64}, xgpu::Range{64}, data); }),
+              xgpu::Errc::invalid_range,
+              {"scale", "64", "kernel's maximum of 32", "device allows 256"});
+  queue.finish();
+  CHECK(queue.read(data) == std::vector<int>(64, 1));  // nothing ran
+  queue.launch(scale, xgpu::Range{64}, xgpu::Range{32}, data);
+  CHECK(queue.read(data) == std::vector<int>(64, 2));
 }

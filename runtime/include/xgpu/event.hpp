@@ -3,10 +3,15 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <xgpu/export.hpp>
 #include <xgpu/handle.hpp>
 
 namespace xgpu {
+namespace detail {
+struct KernelState;
+}
 
 /// Timestamps of a command in nanoseconds, from a queue made with profiling on.
 /// The backend guarantees queued <= submit <= start <= end.
@@ -22,8 +27,14 @@ class XGPU_API Event {
  public:
   Event() = default;
   explicit Event(detail::Handle<detail::ObjectKind::event> handle) : handle_(std::move(handle)) {}
+  /// `command` (static text: "Queue::fill", "kernel") and, for a kernel, its state (for its
+  /// name) say what the command was, for the error of a command that fails on the device.
+  Event(detail::Handle<detail::ObjectKind::event> handle, const char* command,
+        std::shared_ptr<const detail::KernelState> kernel = nullptr)
+      : handle_(std::move(handle)), command_(command), kernel_(std::move(kernel)) {}
 
-  /// Blocks until the command completes; throws xgpu::Error if it failed.
+  /// Blocks until the command completes; throws xgpu::Error naming the command and its
+  /// status if it failed on the device.
   void wait() const;
   EventStatus status() const;
   /// Needs a queue made with profiling on; throws otherwise.
@@ -32,9 +43,15 @@ class XGPU_API Event {
   explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
   void* raw() const noexcept { return handle_.get(); }
   const detail::Module* module() const noexcept { return handle_.module(); }
+  /// What the command was: "kernel 'saxpy'", "Queue::copy", ...; "a command" when unknown.
+  std::string command() const;
 
  private:
+  [[noreturn]] void command_failed(std::int32_t status, const char* call) const;
+
   detail::Handle<detail::ObjectKind::event> handle_;
+  const char* command_ = nullptr;
+  std::shared_ptr<const detail::KernelState> kernel_;
 };
 
 }  // namespace xgpu

@@ -1,0 +1,324 @@
+// A backend module with one simulated device ("stub device"), for the core's side of what
+// only a device can show: a command that fails after it was enqueued, and a kernel whose own
+// limits are below the device's.
+//
+// - Buffers are host memory; write, read, fill and copy happen at once, on the host.
+// - A program holds one kernel, `scale(global int* data)`, whatever its source says; it
+//   multiplies each element by 2. Its maximum work-group is 32, the device's 256.
+// - XGPU_STUB_FAIL names a command (fill, copy, kernel) that "fails on the device": it is
+//   enqueued without error, its event's status is kStubCommandFailed, event_wait reports
+//   kStubCommandFailed as OpenCL's clWaitForEvents reports a failed command, and the queue's
+//   next finish does too. Read at each enqueue, so a test sets it around one command.
+//
+// Objects live until the module is unloaded (retain and release count nothing: a test
+// module, kept small); they stay reachable from one store, so leak checkers do not report them.
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "xgpu/backend.h"
+#include "xgpu/common/errors.hpp"
+#include "xgpu/common/log.hpp"
+#include "xgpu/common/out_param.hpp"
+#include "xgpu/common/status_names.hpp"
+
+namespace {
+
+using xgpu::common::copy_out;
+using xgpu::common::fail;
+using xgpu::common::guard;
+
+constexpr xgpu_status kStubCommandFailed = -9001;
+constexpr uint64_t kDeviceMaxGroup = 256, kKernelMaxGroup = 32;
+
+struct StubQueue {
+  xgpu_status failed = XGPU_STATUS_SUCCESS;  ///< a failure finish has yet to report
+};
+struct StubBuffer {
+  std::vector<unsigned char> bytes;
+};
+struct StubKernel {
+  StubBuffer* data = nullptr;
+};
+struct StubEvent {
+  int32_t status = XGPU_EVENT_COMPLETE;
+};
+int device_token, context_token, program_token;  // their addresses are the handles
+
+// Every object made, at a stable address, until the module is unloaded.
+template <class T>
+T* make() {
+  static std::mutex mutex;
+  static std::deque<T> store;
+  std::lock_guard<std::mutex> lock(mutex);
+  return &store.emplace_back();
+}
+
+const char* status_name(xgpu_status status) {
+  if (status == kStubCommandFailed) return "STUB_COMMAND_FAILED";
+  return xgpu::common::status_name_or_unknown(status);
+}
+
+// The event of a command just "run": failed when XGPU_STUB_FAIL names it.
+void finish_command(xgpu_queue queue, const char* command, xgpu_event* event) {
+  const char* failing = std::getenv("XGPU_STUB_FAIL");
+  auto* done = make<StubEvent>();
+  if (failing != nullptr && std::strcmp(failing, command) == 0) {
+    done->status = kStubCommandFailed;
+    reinterpret_cast<StubQueue*>(queue)->failed = kStubCommandFailed;
+  }
+  if (event != nullptr) *event = reinterpret_cast<xgpu_event>(done);
+}
+
+xgpu_status init(const xgpu_host_v1* host) {
+  return guard([&] {
+    xgpu::common::set_log_host(host);
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
+xgpu_status ok_object(uint32_t, void*) { return XGPU_STATUS_SUCCESS; }
+
+xgpu_status device_count(uint32_t* count) {
+  *count = 1;
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status device_get(uint32_t, xgpu_device* device) {
+  *device = reinterpret_cast<xgpu_device>(&device_token);
+  return XGPU_STATUS_SUCCESS;
+}
+
+xgpu_status device_info(xgpu_device, uint32_t property, void* value, size_t capacity,
+                        size_t* size_ret) {
+  return guard([&] {
+    using namespace xgpu::common;
+    switch (property) {
+      case XGPU_DEVICE_NAME:
+        copy_out(bytes_of_string("stub device"), value, capacity, size_ret);
+        break;
+      case XGPU_DEVICE_PLATFORM_NAME:
+        copy_out(bytes_of_string("stub platform"), value, capacity, size_ret);
+        break;
+      case XGPU_DEVICE_TYPE:
+        copy_out(bytes_of_u64(XGPU_TYPE_ACCELERATOR), value, capacity, size_ret);
+        break;
+      case XGPU_DEVICE_GLOBAL_MEM:
+      case XGPU_DEVICE_MAX_ALLOC:
+        copy_out(bytes_of_u64(1 << 20), value, capacity, size_ret);
+        break;
+      case XGPU_DEVICE_LOCAL_MEM:
+        copy_out(bytes_of_u64(16384), value, capacity, size_ret);
+        break;
+      case XGPU_DEVICE_MAX_WORK_GROUP:
+        copy_out(bytes_of_u64(kDeviceMaxGroup), value, capacity, size_ret);
+        break;
+      case XGPU_DEVICE_MAX_WORK_ITEMS: {
+        const uint64_t sizes[3] = {kDeviceMaxGroup, kDeviceMaxGroup, kDeviceMaxGroup};
+        copy_out(bytes_of_u64s(sizes, 3), value, capacity, size_ret);
+        break;
+      }
+      default:
+        fail(XGPU_STATUS_NOT_AVAILABLE, "stub device: property not simulated");
+    }
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
+xgpu_status context_create(xgpu_device, xgpu_context* context) {
+  *context = reinterpret_cast<xgpu_context>(&context_token);
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status queue_create(xgpu_context, xgpu_device, uint32_t, xgpu_queue* queue) {
+  *queue = reinterpret_cast<xgpu_queue>(make<StubQueue>());
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status queue_flush(xgpu_queue) { return XGPU_STATUS_SUCCESS; }
+xgpu_status queue_finish(xgpu_queue queue) {
+  return guard([&] {
+    auto* stub = reinterpret_cast<StubQueue*>(queue);
+    const xgpu_status failed = stub->failed;
+    stub->failed = XGPU_STATUS_SUCCESS;
+    if (failed != XGPU_STATUS_SUCCESS) fail(failed, "stub device: a command of the queue failed");
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
+StubBuffer& buffer_of(xgpu_buffer buffer) { return *reinterpret_cast<StubBuffer*>(buffer); }
+
+xgpu_status buffer_create(xgpu_context, uint32_t, size_t size, xgpu_buffer* buffer) {
+  auto* created = make<StubBuffer>();
+  created->bytes.assign(size, 0);
+  *buffer = reinterpret_cast<xgpu_buffer>(created);
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status buffer_write(xgpu_queue queue, xgpu_buffer buffer, uint32_t, size_t offset, size_t size,
+                         const void* source, const xgpu_wait_v1*, xgpu_event* event) {
+  std::memcpy(buffer_of(buffer).bytes.data() + offset, source, size);
+  finish_command(queue, "write", event);
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status buffer_read(xgpu_queue queue, xgpu_buffer buffer, uint32_t, size_t offset, size_t size,
+                        void* destination, const xgpu_wait_v1*, xgpu_event* event) {
+  std::memcpy(destination, buffer_of(buffer).bytes.data() + offset, size);
+  finish_command(queue, "read", event);
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status buffer_copy(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destination,
+                        size_t source_offset, size_t destination_offset, size_t size,
+                        const xgpu_wait_v1*, xgpu_event* event) {
+  std::memmove(buffer_of(destination).bytes.data() + destination_offset,
+               buffer_of(source).bytes.data() + source_offset, size);
+  finish_command(queue, "copy", event);
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status buffer_fill(xgpu_queue queue, xgpu_buffer buffer, const void* pattern,
+                        size_t pattern_size, size_t offset, size_t size, const xgpu_wait_v1*,
+                        xgpu_event* event) {
+  for (size_t at = 0; at < size; at += pattern_size)
+    std::memcpy(buffer_of(buffer).bytes.data() + offset + at, pattern, pattern_size);
+  finish_command(queue, "fill", event);
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status buffer_map(xgpu_queue, xgpu_buffer, uint32_t, size_t, size_t, void**,
+                       const xgpu_wait_v1*, xgpu_event*) {
+  xgpu::common::set_last_error("stub device: map is not simulated");
+  return XGPU_STATUS_UNSUPPORTED;
+}
+xgpu_status buffer_unmap(xgpu_queue, xgpu_buffer, void*, const xgpu_wait_v1*, xgpu_event*) {
+  return XGPU_STATUS_UNSUPPORTED;
+}
+
+xgpu_status program_create(xgpu_context, const char*, size_t, xgpu_program* program) {
+  *program = reinterpret_cast<xgpu_program>(&program_token);
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status program_build(xgpu_program, xgpu_device, const char*) { return XGPU_STATUS_SUCCESS; }
+xgpu_status program_build_log(xgpu_program, xgpu_device, char* buffer, size_t capacity,
+                              size_t* size_ret) {
+  return guard([&] {
+    copy_out(xgpu::common::bytes_of_string(""), buffer, capacity, size_ret);
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+xgpu_status program_kernel_names(xgpu_program, char* buffer, size_t capacity, size_t* size_ret) {
+  return guard([&] {
+    copy_out(xgpu::common::bytes_of_string("scale"), buffer, capacity, size_ret);
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
+xgpu_status kernel_create(xgpu_program, const char*, xgpu_kernel* kernel) {
+  *kernel = reinterpret_cast<xgpu_kernel>(make<StubKernel>());
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status kernel_arg_count(xgpu_kernel, uint32_t* count) {
+  *count = 1;
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status kernel_arg_info(xgpu_kernel, uint32_t, uint32_t property, void* value, size_t capacity,
+                            size_t* size_ret) {
+  return guard([&] {
+    using namespace xgpu::common;
+    if (property == XGPU_ARG_NAME) copy_out(bytes_of_string("data"), value, capacity, size_ret);
+    if (property == XGPU_ARG_TYPE_NAME)
+      copy_out(bytes_of_string("int*"), value, capacity, size_ret);
+    if (property == XGPU_ARG_ADDRESS_SPACE)
+      copy_out(bytes_of_u64(XGPU_ADDRESS_GLOBAL), value, capacity, size_ret);
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+xgpu_status kernel_set_arg(xgpu_kernel, uint32_t, size_t, const void*) {
+  return XGPU_STATUS_INVALID_VALUE;
+}
+xgpu_status kernel_set_arg_buffer(xgpu_kernel kernel, uint32_t, xgpu_buffer buffer) {
+  reinterpret_cast<StubKernel*>(kernel)->data = &buffer_of(buffer);
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status kernel_set_arg_local(xgpu_kernel, uint32_t, size_t) {
+  return XGPU_STATUS_INVALID_VALUE;
+}
+xgpu_status kernel_launch(xgpu_queue queue, xgpu_kernel kernel, uint32_t, const size_t*,
+                          const size_t* global_size, const size_t*, const xgpu_wait_v1*,
+                          xgpu_event* event) {
+  StubBuffer& data = *reinterpret_cast<StubKernel*>(kernel)->data;
+  auto* values = reinterpret_cast<int32_t*>(data.bytes.data());
+  const char* failing = std::getenv("XGPU_STUB_FAIL");
+  const bool fails = failing != nullptr && std::strcmp(failing, "kernel") == 0;
+  for (size_t i = 0; i < global_size[0] && !fails; ++i) values[i] *= 2;
+  finish_command(queue, "kernel", event);
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status kernel_limit(xgpu_kernel, xgpu_device, uint32_t property, uint64_t* value) {
+  if (property != XGPU_KERNEL_MAX_WORK_GROUP_SIZE) return XGPU_STATUS_NOT_AVAILABLE;
+  *value = kKernelMaxGroup;
+  return XGPU_STATUS_SUCCESS;
+}
+
+xgpu_status event_wait(const xgpu_event* events, uint32_t count) {
+  return guard([&] {
+    for (uint32_t i = 0; i < count; ++i) {
+      if (reinterpret_cast<StubEvent*>(events[i])->status < 0)
+        fail(kStubCommandFailed, "stub device: a command in the wait list failed");
+    }
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+xgpu_status event_status(xgpu_event event, int32_t* status) {
+  *status = reinterpret_cast<StubEvent*>(event)->status;
+  return XGPU_STATUS_SUCCESS;
+}
+xgpu_status event_profile(xgpu_event, uint32_t, uint64_t*) { return XGPU_STATUS_UNSUPPORTED; }
+
+xgpu_backend_v1 make_table() {
+  xgpu_backend_v1 t;
+  std::memset(&t, 0, sizeof t);
+  t.struct_size = sizeof(xgpu_backend_v1);
+  t.abi_version = XGPU_BACKEND_ABI_VERSION;
+  t.name = "stubdevice";
+  t.init = init;
+  t.status_name = status_name;
+  t.last_error = xgpu::common::last_error;
+  t.retain = ok_object;
+  t.release = ok_object;
+  t.device_count = device_count;
+  t.device_get = device_get;
+  t.device_info = device_info;
+  t.context_create = context_create;
+  t.queue_create = queue_create;
+  t.queue_flush = queue_flush;
+  t.queue_finish = queue_finish;
+  t.buffer_create = buffer_create;
+  t.buffer_write = buffer_write;
+  t.buffer_read = buffer_read;
+  t.buffer_copy = buffer_copy;
+  t.buffer_fill = buffer_fill;
+  t.buffer_map = buffer_map;
+  t.buffer_unmap = buffer_unmap;
+  t.program_create = program_create;
+  t.program_build = program_build;
+  t.program_build_log = program_build_log;
+  t.program_kernel_names = program_kernel_names;
+  t.kernel_create = kernel_create;
+  t.kernel_arg_count = kernel_arg_count;
+  t.kernel_arg_info = kernel_arg_info;
+  t.kernel_set_arg = kernel_set_arg;
+  t.kernel_set_arg_buffer = kernel_set_arg_buffer;
+  t.kernel_set_arg_local = kernel_set_arg_local;
+  t.kernel_launch = kernel_launch;
+  t.event_wait = event_wait;
+  t.event_status = event_status;
+  t.event_profile = event_profile;
+  t.kernel_limit = kernel_limit;
+  return t;
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const xgpu_backend_v1* xgpu_backend_entry(
+    uint32_t) {
+  static const xgpu_backend_v1 table = make_table();
+  return &table;
+}
