@@ -92,6 +92,8 @@ Registry all_checks() {
   register_library_reduce(registry);
   register_library_sort(registry);
   register_library_gemm(registry);
+  register_integer(registry);
+  register_relational(registry);
   return registry;
 }
 
