@@ -94,6 +94,7 @@ Registry all_checks() {
   register_library_gemm(registry);
   register_integer(registry);
   register_relational(registry);
+  register_conversions(registry);
   return registry;
 }
 

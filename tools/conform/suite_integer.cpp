@@ -10,14 +10,12 @@
 #include <vector>
 
 #include "check.hpp"
+#include "integer_reference.hpp"
 #include "known_deviations.hpp"
 #include "language_version.hpp"
 
 namespace xgpu::conform {
 namespace {
-
-using Wide = __int128;
-using UWide = unsigned __int128;
 
 // Every result is stored widened to ulong, so sign-extended for signed result types; the
 // host compares the low 64 bits of its exact answer. Slot 15 (upsample) has no ulong form.
@@ -80,33 +78,6 @@ CTZ(char) CTZ(uchar) CTZ(short) CTZ(ushort) CTZ(int) CTZ(uint) CTZ(long) CTZ(ulo
 const char* const kOpNames[16] = {"abs",    "abs_diff", "add_sat",  "sub_sat", "hadd", "rhadd",
                                   "clamp",  "clz",      "mad_hi",   "mad_sat", "max",  "min",
                                   "mul_hi", "rotate",   "popcount", "upsample"};
-
-// An integer type of OpenCL C, as the reference sees it.
-struct IntType {
-  const char* name;
-  int bits;
-  bool is_signed;
-  Wide min() const { return is_signed ? -(Wide{1} << (bits - 1)) : 0; }
-  Wide max() const { return is_signed ? (Wide{1} << (bits - 1)) - 1 : (Wide{1} << bits) - 1; }
-  IntType as_unsigned() const { return {name, bits, false}; }
-  // The value of the low `bits` bits of v in this type (modulo arithmetic).
-  Wide wrap(Wide v) const {
-    const UWide mask = (UWide{1} << bits) - 1;
-    const Wide low = static_cast<Wide>(static_cast<UWide>(v) & mask);
-    return is_signed && low > max() ? low - (Wide{1} << bits) : low;
-  }
-  Wide saturate(Wide v) const { return v < min() ? min() : v > max() ? max() : v; }
-  UWide pattern(Wide v) const { return static_cast<UWide>(v) & ((UWide{1} << bits) - 1); }
-};
-
-std::string text(Wide v) {
-  if (v == 0) return "0";
-  std::string digits;
-  const bool negative = v < 0;
-  UWide magnitude = negative ? -static_cast<UWide>(v) : static_cast<UWide>(v);
-  for (; magnitude; magnitude /= 10) digits.insert(digits.begin(), char('0' + magnitude % 10));
-  return negative ? "-" + digits : digits;
-}
 
 // x * y / 2^bits rounded down: signed in 128 bits, unsigned (up to 2^128 - 2^65) unsigned.
 Wide mul_hi(const IntType& t, Wide x, Wide y) {
@@ -186,35 +157,6 @@ Wide reference(int op, const IntType& t, Wide x, Wide y, Wide z) {
   }
 }
 
-// Edge values of t, each once.
-std::vector<Wide> edges(const IntType& t) {
-  const Wide candidates[] = {0,
-                             1,
-                             t.wrap(-1),
-                             t.min(),
-                             t.max(),
-                             t.min() + 1,
-                             t.max() - 1,
-                             Wide{1} << (t.bits - 1),
-                             (Wide{1} << (t.bits - 1)) - 1};
-  std::vector<Wide> values;
-  for (Wide v : candidates) {
-    v = t.wrap(v);
-    bool seen = false;
-    for (Wide w : values) seen = seen || w == v;
-    if (!seen) values.push_back(v);
-  }
-  return values;
-}
-
-// Random values of t: all bits random, shifted right by a random amount (small and large
-// magnitudes), negated half the time when signed.
-Wide random_value(const IntType& t, std::mt19937_64& random) {
-  const UWide bits = static_cast<UWide>(random()) >> (random() % t.bits + (64 - t.bits));
-  const Wide v = t.wrap(static_cast<Wide>(bits));
-  return t.is_signed && (random() & 1) ? t.wrap(-v) : v;
-}
-
 struct Inputs {
   std::vector<Wide> x, y, z;
 };
@@ -238,20 +180,6 @@ Inputs make_inputs(const IntType& t, const std::vector<Wide>& edge, std::size_t 
   }
   while (in.x.size() < n) add(random_value(t, random), random_value(t, random));
   return in;
-}
-
-template <class T>
-Buffer<T> upload(Env& env, const std::vector<Wide>& values) {
-  std::vector<T> host(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) host[i] = static_cast<T>(values[i]);
-  Buffer<T> buffer = env.context().alloc<T>(host.size());
-  env.queue().write(buffer, host);
-  return buffer;
-}
-
-template <class T>
-IntType type_of(const char* name) {
-  return {name, static_cast<int>(8 * sizeof(T)), std::is_signed<T>::value};
 }
 
 // "add_sat((char)-128, (char)-1)"
