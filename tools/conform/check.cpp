@@ -95,6 +95,7 @@ Registry all_checks() {
   register_integer(registry);
   register_relational(registry);
   register_conversions(registry);
+  register_vectors(registry);
   return registry;
 }
 
