@@ -96,6 +96,7 @@ Registry all_checks() {
   register_relational(registry);
   register_conversions(registry);
   register_vectors(registry);
+  register_printf(registry);
   return registry;
 }
 
