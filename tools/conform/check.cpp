@@ -97,6 +97,7 @@ Registry all_checks() {
   register_conversions(registry);
   register_vectors(registry);
   register_printf(registry);
+  register_workgroups(registry);
   return registry;
 }
 

@@ -1,8 +1,9 @@
 // The printf suite: the driver's printf output for %d %u %x %X %f %e %.2f %s %c %% and
-// vectors (%v4hlf, %v2hld: a vector needs its length modifier) from a few work-items, captured by
-// pointing the process's standard output (fd 1, where drivers write through C stdio) at a temporary
-// file around the launch and queue.finish(), and compared with the host's own formatting of the
-// same values as a multiset of lines (the order across work-items is unspecified). (CTS: printf.)
+// vectors (%v4hlf, %v2hld: a vector needs its length modifier) from a few work-items,
+// captured by pointing the process's standard output (fd 1, where drivers write through C
+// stdio) at a temporary file around the launch and queue.finish(), and compared with the
+// host's own formatting of the same values as a multiset of lines (the order across
+// work-items is unspecified). (CTS: printf.)
 #include <unistd.h>
 
 #include <algorithm>
