@@ -50,13 +50,13 @@ void expect_broken(const std::string& name, const std::string& program, const st
 
 TEST_CASE("integer checks fail on wrong built-ins", "[conform][broken]") {
   // add_sat replaced by a wrapping add.
-  expect_broken("integer/int_builtins", "conform_integer.cl", "o[2] = (ulong)add_sat(x, y);",
+  expect_broken("integer/int_builtins", "conform_integer_builtins.cl", "o[2] = (ulong)add_sat(x, y);",
                 "o[2] = (ulong)(T)(x + y);", "add_sat((int)");
   // rotate turned into a right rotation.
-  expect_broken("integer/uchar_builtins", "conform_integer.cl", "o[13] = (ulong)rotate(x, y);",
+  expect_broken("integer/uchar_builtins", "conform_integer_builtins.cl", "o[13] = (ulong)rotate(x, y);",
                 "o[13] = (ulong)rotate(x, (T)-y);", "rotate((uchar)");
   // mul24 on int replaced by mul_hi (the first ops24 kernel is int's).
-  expect_broken("integer/mul24_mad24", "conform_integer.cl", "r[2 * i] = (ulong)mul24(a[i], b[i]);",
+  expect_broken("integer/mul24_mad24", "conform_integer_builtins.cl", "r[2 * i] = (ulong)mul24(a[i], b[i]);",
                 "r[2 * i] = (ulong)mul_hi(a[i], b[i]);", "mul24((int)");
   // ctz counting from the wrong end (skips where the device has no OpenCL C 2.0).
   expect_broken("integer/ctz", "conform_integer_ctz.cl", "r[i] = (ulong)ctz(a[i]);",

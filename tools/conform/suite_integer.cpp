@@ -204,7 +204,7 @@ Result builtins(Env& env, const char* name) {
   const std::size_t n = in.x.size();
   Buffer<T> a = upload<T>(env, in.x), b = upload<T>(env, in.y), c = upload<T>(env, in.z);
   Buffer<std::uint64_t> r = env.context().alloc<std::uint64_t>(16 * n);
-  const Program program = env.program("conform_integer.cl", kSource);
+  const Program program = env.program("conform_integer_builtins.cl", kSource);
   env.queue().launch(program.kernel(std::string("ops_") + name), Range{n}, a, b, c, r);
   const std::vector<std::uint64_t> got = env.queue().read(r);
   const int ops = t.bits == 64 ? 15 : 16;  // no upsample to 128 bits
@@ -232,7 +232,7 @@ Result builtins24(Env& env, const char* name) {
   const std::size_t n = in.x.size();
   Buffer<T> a = upload<T>(env, in.x), b = upload<T>(env, in.y), c = upload<T>(env, in.z);
   Buffer<std::uint64_t> r = env.context().alloc<std::uint64_t>(2 * n);
-  const Program program = env.program("conform_integer.cl", kSource);
+  const Program program = env.program("conform_integer_builtins.cl", kSource);
   env.queue().launch(program.kernel(std::string("ops24_") + name), Range{n}, a, b, c, r);
   const std::vector<std::uint64_t> got = env.queue().read(r);
   for (std::size_t i = 0; i < n; ++i) {
