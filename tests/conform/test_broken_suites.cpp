@@ -8,6 +8,8 @@
 // broken driver instead.
 #include <catch2/catch.hpp>
 #include <check.hpp>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 #include <workgroups.hpp>
@@ -24,40 +26,75 @@ const Check& find_check(const std::string& name) {
   throw;
 }
 
-// Runs `name` with `from` replaced by `to` in program `program`, on every device.
-void expect_broken(const std::string& name, const std::string& program, const std::string& from,
-                   const std::string& to, const std::string& detail) {
-  const Check& check = find_check(name);
-  int failed = 0;
-  for (const xgpu::Device& device : xgpu::devices()) {
-    Env env(device, device.info().implementation == "oclgrind");
-    env.sabotage(program, from, to);
-    const Result result = run_check(check, env);
-    INFO(device.describe() << " " << name << ": " << outcome_name(result.outcome) << ": "
-                           << result.detail);
-    if (result.outcome == Outcome::skip) {
-      CHECK(result.detail.rfind("known deviation", 0) != 0);
-      continue;
-    }
-    CHECK(result.outcome == Outcome::fail);
-    CHECK(result.detail.find(detail) != std::string::npos);
-    ++failed;
+struct Patch {
+  std::string from, to;
+};
+
+// A fresh Env for `device` (Oclgrind at quick sizes) with `patches` applied to `program`,
+// kept while the same sabotage is checked on several checks.
+Env& env_for(const xgpu::Device& device, const std::string& program,
+             const std::vector<Patch>& patches) {
+  // Never destroyed (as in test_conform.cpp): at exit the drivers may be torn down already.
+  static auto& envs = *new std::map<std::size_t, std::unique_ptr<Env>>;
+  static std::string sabotage;
+  std::string key = program;
+  for (const Patch& patch : patches) key += '\n' + patch.from + '\n' + patch.to;
+  if (key != sabotage) envs.clear(), sabotage = key;
+  auto& env = envs[device.index()];
+  if (!env) {
+    env = std::make_unique<Env>(device, device.info().implementation == "oclgrind");
+    for (const Patch& patch : patches) env->sabotage(program, patch.from, patch.to);
   }
-  CHECK(failed > 0);
+  return *env;
+}
+struct Expected {
+  std::string check;   // suite/name
+  std::string detail;  // what its failure must say
+};
+
+// Builds `program` with every patch (each breaks a different kernel, so one build, costly on
+// PoCL, serves several checks) and runs each check on every device.
+void expect_broken(const std::string& program, const std::vector<Patch>& patches,
+                   const std::vector<Expected>& expectations) {
+  for (const Expected& expected : expectations) {
+    const Check& check = find_check(expected.check);
+    int failed = 0;
+    for (const xgpu::Device& device : xgpu::devices()) {
+      Env& env = env_for(device, program, patches);
+      const Result result = run_check(check, env);
+      INFO(device.describe() << " " << expected.check << ": " << outcome_name(result.outcome)
+                             << ": " << result.detail);
+      if (result.outcome == Outcome::skip) {
+        CHECK(result.detail.rfind("known deviation", 0) != 0);
+        continue;
+      }
+      CHECK(result.outcome == Outcome::fail);
+      CHECK(result.detail.find(expected.detail) != std::string::npos);
+      ++failed;
+    }
+    CHECK(failed > 0);
+  }
+}
+
+void expect_broken(const std::string& check, const std::string& program, const std::string& from,
+                   const std::string& to, const std::string& detail) {
+  expect_broken(program, {{from, to}}, {{check, detail}});
 }
 
 }  // namespace
 
 TEST_CASE("integer checks fail on wrong built-ins", "[conform][broken]") {
-  // add_sat replaced by a wrapping add.
-  expect_broken("integer/int_builtins", "conform_integer_builtins.cl", "o[2] = (ulong)add_sat(x, y);",
-                "o[2] = (ulong)(T)(x + y);", "add_sat((int)");
+  expect_broken(
+      "conform_integer_builtins.cl",
+      {// add_sat replaced by a wrapping add (in every type's kernel);
+       {"o[2] = (ulong)add_sat(x, y);", "o[2] = (ulong)(T)(x + y);"},
+       // mul24 on int replaced by mul_hi (the first ops24 kernel is int's).
+       {"r[2 * i] = (ulong)mul24(a[i], b[i]);", "r[2 * i] = (ulong)mul_hi(a[i], b[i]);"}},
+      {{"integer/int_builtins", "add_sat((int)"}, {"integer/mul24_mad24", "mul24((int)"}});
   // rotate turned into a right rotation.
-  expect_broken("integer/uchar_builtins", "conform_integer_builtins.cl", "o[13] = (ulong)rotate(x, y);",
-                "o[13] = (ulong)rotate(x, (T)-y);", "rotate((uchar)");
-  // mul24 on int replaced by mul_hi (the first ops24 kernel is int's).
-  expect_broken("integer/mul24_mad24", "conform_integer_builtins.cl", "r[2 * i] = (ulong)mul24(a[i], b[i]);",
-                "r[2 * i] = (ulong)mul_hi(a[i], b[i]);", "mul24((int)");
+  expect_broken("integer/uchar_builtins", "conform_integer_builtins.cl",
+                "o[13] = (ulong)rotate(x, y);", "o[13] = (ulong)rotate(x, (T)-y);",
+                "rotate((uchar)");
   // ctz counting from the wrong end (skips where the device has no OpenCL C 2.0).
   expect_broken("integer/ctz", "conform_integer_ctz.cl", "r[i] = (ulong)ctz(a[i]);",
                 "r[i] = (ulong)clz(a[i]);", "ctz((char)");
@@ -78,35 +115,32 @@ TEST_CASE("relational checks fail on wrong answers", "[conform][broken]") {
 }
 
 TEST_CASE("conversion checks fail on wrong conversions", "[conform][broken]") {
-  // _sat dropped from convert_T_sat(float): NaN and out-of-range values no longer saturate.
-  expect_broken("conversions/float_to_integer", "conform_conversions.cl",
-                "o[5] = (ulong)convert_##T##_sat(x);", "o[5] = (ulong)convert_##T(x);",
-                "convert_char_sat(float ");
-  // convert_float_rte rounding toward zero.
-  expect_broken("conversions/integer_to_float", "conform_conversions.cl",
-                "o[1] = convert_##F##_rte(x);", "o[1] = convert_##F##_rtz(x);",
-                "convert_float_rte(int ");
-  // convert_short_sat(int) without _sat: wraps instead of clamping.
-  expect_broken("conversions/integer_to_integer_sat", "conform_conversions.cl",
-                "o[2] = (ulong)convert_short_sat(x);", "o[2] = (ulong)convert_short(x);",
-                "convert_short_sat(ushort ");
+  expect_broken("conform_conversions.cl",
+                {// _sat dropped from convert_T_sat(float): NaN and out-of-range values wrap;
+                 {"o[5] = (ulong)convert_##T##_sat(x);", "o[5] = (ulong)convert_##T(x);"},
+                 // convert_float_rte rounding toward zero;
+                 {"o[1] = convert_##F##_rte(x);", "o[1] = convert_##F##_rtz(x);"},
+                 // convert_short_sat(integer) without _sat: wraps instead of clamping.
+                 {"o[2] = (ulong)convert_short_sat(x);", "o[2] = (ulong)convert_short(x);"}},
+                {{"conversions/float_to_integer", "convert_char_sat(float "},
+                 {"conversions/integer_to_float", "convert_float_rte(int "},
+                 {"conversions/integer_to_integer_sat", "convert_short_sat(ushort "}});
 }
 
 TEST_CASE("vector checks fail on wrong swizzles, loads and stores", "[conform][broken]") {
   // A reversed swizzle read forwards.
   expect_broken("vectors/swizzles_and_literals", "conform_vectors_swizzle.cl", "v.s3210", "v.s0123",
                 "v.s3210 component 0");
-  // vstoren one element early: the misaligned store lands on the element before it.
-  expect_broken("vectors/vload_vstore_misaligned", "conform_vectors.cl",
-                "vstore##N(v, 0, dst + i * (N + 1) + 1);", "vstore##N(v, 0, dst + i * (N + 1));",
-                "vstore2 (float)(v, 0, p + 1)");
-  // float3 stored packed (3 elements) where a float3 array has 4-element storage.
-  expect_broken("vectors/float3_size_alignment", "conform_vectors.cl", "wide[i] = v;",
-                "vstore3(v, i, (global float*)wide);", "float3 array element 1.x");
-  // Vector comparisons giving 1 (the scalar rule) instead of -1.
-  expect_broken("vectors/componentwise_every_n", "conform_vectors.cl",
-                "vstore##N(x < y, 5 * i, r);", "vstore##N(-(x < y), 5 * i, r);",
-                "float2 -3.250000 < -1.750000 component 1");
+  expect_broken("conform_vectors.cl",
+                {// vstoren one element early: the misaligned store lands on the element before it;
+                 {"vstore##N(v, 0, dst + i * (N + 1) + 1);", "vstore##N(v, 0, dst + i * (N + 1));"},
+                 // float3 stored packed (3 elements) where a float3 array has 4-element storage;
+                 {"wide[i] = v;", "vstore3(v, i, (global float*)wide);"},
+                 // vector comparisons giving 1 (the scalar rule) instead of -1.
+                 {"vstore##N(x < y, 5 * i, r);", "vstore##N(-(x < y), 5 * i, r);"}},
+                {{"vectors/vload_vstore_misaligned", "vstore2 (float)(v, 0, p + 1)"},
+                 {"vectors/float3_size_alignment", "float3 array element 1.x"},
+                 {"vectors/componentwise_every_n", "float2 -3.250000 < -1.750000 component 1"}});
 }
 
 TEST_CASE("the printf check fails on a wrong format", "[conform][broken]") {
