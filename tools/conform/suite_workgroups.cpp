@@ -108,7 +108,8 @@ Result sub_groups(Env& env) {
   std::string option, pragma;
   const std::string missing = no_sub_groups(env, option, pragma);
   if (!missing.empty()) return skip(missing);
-  const std::size_t local = std::min<std::size_t>(64, env.info().max_work_group_size);
+  const std::size_t local = std::min<std::size_t>(
+      {64, env.info().max_work_group_size, env.info().max_work_item_sizes[0]});
   const std::size_t n = local * env.size(8, 2);
   std::vector<std::int32_t> x(n);
   for (std::size_t i = 0; i < n; ++i)
