@@ -12,10 +12,10 @@
 #include <sstream>
 #include <string>
 #include <vector>
-#include <xgpu/opencl.hpp>
 
 #include "check.hpp"
 #include "known_deviations.hpp"
+#include "subnormals.hpp"
 
 namespace xgpu::conform {
 namespace {
@@ -115,18 +115,6 @@ bool relation(int op, float x, float y) {
     default:
       return (bits_of(x) >> 31) != 0;
   }
-}
-
-// A subnormal flushed to zero of the same sign, for devices without denormals.
-float flushed(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
-
-// Whether the device keeps single-precision subnormals (CL_FP_DENORM); true off OpenCL.
-bool keeps_subnormals(Env& env) {
-  if (interop::backend(env.device()) != "opencl") return true;
-  cl_device_fp_config config = 0;
-  clGetDeviceInfo(opencl::device(env.device()), CL_DEVICE_SINGLE_FP_CONFIG, sizeof config, &config,
-                  nullptr);
-  return (config & CL_FP_DENORM) != 0;
 }
 
 std::string show(float x) {
