@@ -92,6 +92,12 @@ Registry all_checks() {
   register_library_reduce(registry);
   register_library_sort(registry);
   register_library_gemm(registry);
+  register_integer(registry);
+  register_relational(registry);
+  register_conversions(registry);
+  register_vectors(registry);
+  register_printf(registry);
+  register_workgroups(registry);
   return registry;
 }
 

@@ -118,6 +118,12 @@ void register_library_elementwise(Registry& registry);
 void register_library_reduce(Registry& registry);
 void register_library_sort(Registry& registry);
 void register_library_gemm(Registry& registry);
+void register_integer(Registry& registry);
+void register_conversions(Registry& registry);
+void register_relational(Registry& registry);
+void register_vectors(Registry& registry);
+void register_workgroups(Registry& registry);
+void register_printf(Registry& registry);
 /// A check that fails on purpose (not part of all_checks()), to test the runner.
 void register_selftest(Registry& registry);
 
