@@ -63,7 +63,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("xgpu")
     parser.add_argument("--expect", nargs="+", default=[],
-                        help="lines that must be in the full list, e.g. atomics/global_add")
+                        help="lines that must be in the full list, e.g. atomics/global_int_add")
     parser.add_argument("--run-suites", required=True,
                         help="suites run for real on the default device, to compare with")
     args = parser.parse_args()
@@ -101,12 +101,12 @@ def main():
                   (some, ran))
 
     # --check narrows the list as it narrows a run; the registry's order is kept.
-    named = parse(xgpu(args.xgpu, ["--list", "--check", "cache/corrupt_entry_heals,global_add"],
+    named = parse(xgpu(args.xgpu, ["--list", "--check", "cache/corrupt_entry_heals,global_int_add"],
                        no_device=True), "--list --check")
     check([(s, n) for s, n, _ in named] == [(s, n) for s, n, _ in everything
-                                          if (s, n) in (("atomics", "global_add"),
+                                          if (s, n) in (("atomics", "global_int_add"),
                                                         ("cache", "corrupt_entry_heals"))],
-          "--list --check cache/corrupt_entry_heals,global_add listed %s" % named)
+          "--list --check cache/corrupt_entry_heals,global_int_add listed %s" % named)
 
     for bad in (["--list", "-d", "0"], ["--list", "--junit", "x.xml"]):
         done = xgpu(args.xgpu, bad, no_device=True)
