@@ -1,4 +1,5 @@
 // device_info(): one row per XGPU_DEVICE_* property, each producing the bytes the caller gets.
+#include <string>
 #include <vector>
 
 #include "cl_query.hpp"
@@ -70,6 +71,19 @@ Bytes fp64_of(DeviceRecord& record) {
   return bytes_of_bool(config != 0 || has_extension(record.extensions, "cl_khr_fp64"));
 }
 
+// OpenCL 2.x has non-uniform work-groups; 3.0 makes them optional and says so; 1.x has none.
+// In every case only for programs built with -cl-std=CL2.0 or later.
+Bytes non_uniform_work_groups_of(DeviceRecord& record) {
+  const std::string version = device_string(record.device, CL_DEVICE_VERSION);  // "OpenCL 3.0 …"
+  if (version.compare(0, 9, "OpenCL 2.") == 0) return bytes_of_bool(true);
+  if (version.compare(0, 7, "OpenCL ") != 0 || version.size() < 8 || version[7] < '3')
+    return bytes_of_bool(false);
+  cl_bool supported = CL_FALSE;
+  clGetDeviceInfo(record.device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof supported,
+                  &supported, nullptr);
+  return bytes_of_bool(supported != CL_FALSE);
+}
+
 Bytes uuid_of(DeviceRecord& record) { return bytes_of_string(device_uuid(record)); }
 Bytes pci_bus_id_of(DeviceRecord& record) { return bytes_of_string(device_pci_bus_id(record)); }
 
@@ -131,6 +145,7 @@ constexpr PropertyRow kProperties[] = {
     {XGPU_DEVICE_IMPLEMENTATION, implementation_of},
     {XGPU_DEVICE_VENDOR_EXTRAS, vendor_extras_of},
     {XGPU_DEVICE_MAX_PARAMETER_SIZE, u64_of<size_t, CL_DEVICE_MAX_PARAMETER_SIZE>},
+    {XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS, non_uniform_work_groups_of},
 };
 
 }  // namespace

@@ -35,6 +35,18 @@ class InfoReader {
     return value != 0;
   }
 
+  /// A property newer than some modules: one that does not know it (INVALID_VALUE) reads
+  /// as false, with no query error.
+  bool newer_flag(std::uint32_t property, const char* label) {
+    std::uint32_t value = 0;
+    std::size_t size = 0;
+    const xgpu_status status =
+        module_.table->device_info(device_, property, &value, sizeof value, &size);
+    if (status == XGPU_STATUS_INVALID_VALUE) return false;
+    note(status, label);
+    return status == XGPU_STATUS_SUCCESS && value != 0;
+  }
+
   void work_items() {
     std::uint64_t sizes[3] = {0, 0, 0};
     std::size_t size = 0;
@@ -107,6 +119,8 @@ DeviceInfo read_device_info(const Module& module, xgpu_device device) {
   info.ecc = read.flag(XGPU_DEVICE_ECC, "ecc");
   info.host_unified_memory = read.flag(XGPU_DEVICE_HOST_UNIFIED, "host_unified_memory");
   info.images = read.flag(XGPU_DEVICE_IMAGES, "images");
+  info.non_uniform_work_groups =
+      read.newer_flag(XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS, "non_uniform_work_groups");
   info.extensions = split_words(read.text(XGPU_DEVICE_EXTENSIONS, "extensions"));
   info.uuid = read.text(XGPU_DEVICE_UUID, "uuid");
   info.pci_bus_id = read.text(XGPU_DEVICE_PCI_BUS_ID, "pci_bus_id");

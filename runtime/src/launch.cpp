@@ -35,11 +35,14 @@ void check_ranges(const Kernel& kernel, const Launch& launch, const DeviceInfo& 
   for (unsigned d = 0; d < global.dims; ++d) {
     if (local.size[d] == 0)
       bad_range(kernel, "the work-group size is 0 in dimension " + std::to_string(d));
-    // OpenCL 1.2 devices need whole work-groups; the caller rounds up and guards.
-    if (global.size[d] % local.size[d] != 0) {
+    // Devices without non-uniform work-groups (OpenCL 1.x, some 3.0) need whole groups: the
+    // caller rounds up and guards. Where the device has them, the driver decides (it refuses
+    // a program built for OpenCL C 1.x, or with -cl-uniform-work-group-size).
+    if (global.size[d] % local.size[d] != 0 && !device.non_uniform_work_groups) {
       bad_range(kernel, "the global size " + std::to_string(global.size[d]) + " in dimension " +
                             std::to_string(d) + " is not a multiple of the work-group size " +
-                            std::to_string(local.size[d]));
+                            std::to_string(local.size[d]) +
+                            " (this device has no non-uniform work-groups)");
     }
     if (device.max_work_item_sizes[d] && local.size[d] > device.max_work_item_sizes[d]) {
       bad_range(kernel, "the work-group size " + std::to_string(local.size[d]) + " in dimension " +

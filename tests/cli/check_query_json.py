@@ -21,7 +21,7 @@ DEVICE_FIELDS = {
     "max_work_group_size": (int,), "max_work_item_sizes": (list,),
     "work_group_multiple": (int,),
     "fp16": (bool,), "fp64": (bool,), "ecc": (bool,), "host_unified_memory": (bool,),
-    "images": (bool,), "extensions": (list,),
+    "images": (bool,), "non_uniform_work_groups": (bool,), "extensions": (list,),
     "uuid": (str, None), "pci_bus_id": (str, None),
     "vendor_extras": (dict,), "query_errors": (dict,),
 }

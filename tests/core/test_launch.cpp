@@ -408,6 +408,32 @@ TEST_CASE("launch validation: a work-group over the kernel's maximum, before enq
   }
 }
 
+TEST_CASE("launch validation: a partial last work-group only where the device has them",
+          "[launch]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Buffer<int> out = context.alloc<int>(64);
+      queue.fill(out, 7);
+      xgpu::Kernel kernel = context.build({"validation.cl", kValidation}).kernel("plain");
+      // 10 items in groups of 4: the last group has 2. Without non-uniform work-groups
+      // (PoCL 3.1 and Oclgrind here) xgpu refuses it, saying why; with them (OpenCL 2.x, or
+      // 3.0 where the driver says so) the driver decides, for programs built for OpenCL C 2.0.
+      if (!device.info().non_uniform_work_groups) {
+        check_error(
+            capture_error([&] { queue.launch(kernel, xgpu::Range{10}, xgpu::Range{4}, out); }),
+            xgpu::Errc::invalid_range,
+            {"plain", "global size 10", "not a multiple of the work-group size 4",
+             "no non-uniform work-groups"});
+        check_untouched(queue, out);
+      } else {
+        SUCCEED("non-uniform work-groups: conform's workgroups/non_uniform_last_group runs them");
+      }
+    }
+  }
+}
+
 TEST_CASE("launch validation: by-value arguments of the wrong size, before enqueue", "[launch]") {
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {

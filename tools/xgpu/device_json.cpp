@@ -51,6 +51,7 @@ Json device_json(const DeviceInfo& info, std::size_t index) {
       {"ecc", info.ecc},
       {"host_unified_memory", info.host_unified_memory},
       {"images", info.images},
+      {"non_uniform_work_groups", info.non_uniform_work_groups},
       {"extensions", info.extensions},
       {"uuid", string_or_null(info.uuid)},
       {"pci_bus_id", string_or_null(info.pci_bus_id)},

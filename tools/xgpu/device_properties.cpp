@@ -85,6 +85,7 @@ std::vector<PropertyGroup> device_properties(const DeviceInfo& info, std::size_t
   g.add("max_work_group_size", "Max work-group size", std::to_string(info.max_work_group_size));
   g.add("max_work_item_sizes", "Max work-item sizes", item_sizes(info.max_work_item_sizes));
   g.add("work_group_multiple", "Work-group multiple", std::to_string(info.work_group_multiple));
+  g.add("non_uniform_work_groups", "Non-uniform work-groups", yes_no(info.non_uniform_work_groups));
   g.add("max_parameter_size", "Max parameter size", bytes_text(info.max_parameter_size));
 
   g.begin("memory");

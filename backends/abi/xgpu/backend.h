@@ -87,8 +87,12 @@ enum {
   XGPU_DEVICE_HARDWARE_VENDOR = 27,     /* string: nvidia, amd, intel, arm, apple, ..., unknown */
   XGPU_DEVICE_IMPLEMENTATION =
       28, /* string: the driver's maker: nvidia, amd, intel, pocl, oclgrind, ... */
-  XGPU_DEVICE_VENDOR_EXTRAS = 29,     /* string, "key=value" lines (compute_capability=9.0, ...) */
-  XGPU_DEVICE_MAX_PARAMETER_SIZE = 30 /* u64 bytes */
+  XGPU_DEVICE_VENDOR_EXTRAS = 29,      /* string, "key=value" lines (compute_capability=9.0, ...) */
+  XGPU_DEVICE_MAX_PARAMETER_SIZE = 30, /* u64 bytes */
+  /* bool: a global size need not be a multiple of the work-group size (OpenCL 2.x, or 3.0's
+     CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT). Added after 30: a module that predates it
+     answers INVALID_VALUE, which the core reads as false. */
+  XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS = 31
 };
 
 /* Bits of XGPU_DEVICE_TYPE. */

@@ -40,6 +40,9 @@ struct XGPU_API DeviceInfo {
   std::array<std::size_t, 3> max_work_item_sizes{};
   std::size_t work_group_multiple = 1;  ///< preferred work-group size multiple
   bool fp16 = false, fp64 = false, ecc = false, host_unified_memory = false, images = false;
+  /// The global size need not be a multiple of the work-group size (the last group is
+  /// smaller), for programs built with -cl-std=CL2.0 or later.
+  bool non_uniform_work_groups = false;
   std::vector<std::string> extensions;
   std::string uuid;        ///< 32 hex digits, empty when the driver does not say
   std::string pci_bus_id;  ///< "dddd:bb:dd.f", empty when the driver does not say
