@@ -110,14 +110,19 @@ void check_clblast(int status, const char* function) {
   fail(status, text);
 }
 
-// Tells clblast_lifetime.cpp which context and device CLBlast now holds programs of.
+// Tells clblast_lifetime.cpp which context and device CLBlast now holds programs of. Runs
+// after the GEMM was enqueued, so it never throws: a failed query is logged, and that
+// context is then emptied only at exit.
 void note_clblast_used(cl_command_queue queue, const Clblast& library) {
   cl_context context = nullptr;
   cl_device_id device = nullptr;
-  check(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr),
-        "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)");
-  check(clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr),
-        "clGetCommandQueueInfo(CL_QUEUE_DEVICE)");
+  if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr) !=
+          CL_SUCCESS ||
+      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) !=
+          CL_SUCCESS) {
+    XGPU_LOG_WARNF("CLBlast ran on a queue whose context or device cannot be read");
+    return;
+  }
   clblast_used(context, device, library.clear_cache);
 }
 

@@ -1,6 +1,7 @@
 // Queue::launch: every argument and the range are checked before anything is enqueued;
 // then arguments are set and the kernel enqueued under the kernel's lock.
 #include <array>
+#include <string>
 
 #include "signature.hpp"
 #include "xgpu/queue.hpp"
@@ -18,8 +19,20 @@ constexpr std::chrono::milliseconds kSaveLaunchedAfter{300};
               "Queue::launch");
 }
 
+// Why a partial last work-group cannot run, or empty when it can: the device must have
+// non-uniform work-groups and the program be built for OpenCL C 2.0 or later without
+// -cl-uniform-work-group-size. Read only when a launch has such a group (not per launch).
+std::string no_partial_groups(const DeviceInfo& device, const std::string& options) {
+  if (!device.non_uniform_work_groups) return "this device has no non-uniform work-groups";
+  const bool opencl_c_2 = options.find("-cl-std=CL2") != std::string::npos ||
+                          options.find("-cl-std=CL3") != std::string::npos;
+  if (!opencl_c_2 || options.find("-cl-uniform-work-group-size") != std::string::npos)
+    return "non-uniform work-groups need a program built with -cl-std=CL2.0 or later";
+  return {};
+}
+
 void check_ranges(const Kernel& kernel, const Launch& launch, const DeviceInfo& device,
-                  const KernelLimits& limits) {
+                  const KernelLimits& limits, const std::string& program_options) {
   const Range& global = launch.global();
   if (global.dims < 1 || global.dims > 3) bad_range(kernel, "a range has 1 to 3 dimensions");
   if (launch.offset() && launch.offset()->dims != global.dims) {
@@ -35,14 +48,15 @@ void check_ranges(const Kernel& kernel, const Launch& launch, const DeviceInfo& 
   for (unsigned d = 0; d < global.dims; ++d) {
     if (local.size[d] == 0)
       bad_range(kernel, "the work-group size is 0 in dimension " + std::to_string(d));
-    // Devices without non-uniform work-groups (OpenCL 1.x, some 3.0) need whole groups: the
-    // caller rounds up and guards. Where the device has them, the driver decides (it refuses
-    // a program built for OpenCL C 1.x, or with -cl-uniform-work-group-size).
-    if (global.size[d] % local.size[d] != 0 && !device.non_uniform_work_groups) {
-      bad_range(kernel, "the global size " + std::to_string(global.size[d]) + " in dimension " +
-                            std::to_string(d) + " is not a multiple of the work-group size " +
-                            std::to_string(local.size[d]) +
-                            " (this device has no non-uniform work-groups)");
+    // Whole groups only, unless the device and the program allow a partial last one
+    // (OpenCL C 2.0): otherwise the caller rounds up and guards.
+    if (global.size[d] % local.size[d] != 0) {
+      const std::string why = no_partial_groups(device, program_options);
+      if (!why.empty()) {
+        bad_range(kernel, "the global size " + std::to_string(global.size[d]) + " in dimension " +
+                              std::to_string(d) + " is not a multiple of the work-group size " +
+                              std::to_string(local.size[d]) + " (" + why + ")");
+      }
     }
     if (device.max_work_item_sizes[d] && local.size[d] > device.max_work_item_sizes[d]) {
       bad_range(kernel, "the work-group size " + std::to_string(local.size[d]) + " in dimension " +
@@ -138,7 +152,7 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
                 "Queue::launch");
   }
   const DeviceInfo& device = context.record->info;
-  check_ranges(kernel, launch, device, state.limits);
+  check_ranges(kernel, launch, device, state.limits, state.program->options);
   constexpr std::size_t kInline = 16;
   std::array<detail::PreparedArg, kInline> inline_args;
   std::vector<detail::PreparedArg> many_args(count > kInline ? count : 0);

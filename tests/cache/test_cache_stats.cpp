@@ -13,20 +13,6 @@ using xgpu::detail::CacheStore;
 
 namespace {
 
-// after - before, counter by counter.
-xgpu::CacheStats operator-(const xgpu::CacheStats& after, const xgpu::CacheStats& before) {
-  xgpu::CacheStats d;
-  d.hits = after.hits - before.hits;
-  d.misses = after.misses - before.misses;
-  d.stores = after.stores - before.stores;
-  d.store_failures = after.store_failures - before.store_failures;
-  d.bad_entries = after.bad_entries - before.bad_entries;
-  d.healed = after.healed - before.healed;
-  d.read_only_skips = after.read_only_skips - before.read_only_skips;
-  d.evictions = after.evictions - before.evictions;
-  return d;
-}
-
 xgpu::CacheStats quiet_snapshot() {
   xgpu::cache::flush();  // an earlier test's program saved now would count as ours
   return xgpu::cache_stats();

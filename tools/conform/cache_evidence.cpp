@@ -17,19 +17,6 @@ Result unexpected(const std::string& step, const std::string& expected, const Ca
 
 }  // namespace
 
-CacheStats stats_delta(const CacheStats& after, const CacheStats& before) {
-  CacheStats d;
-  d.hits = after.hits - before.hits;
-  d.misses = after.misses - before.misses;
-  d.stores = after.stores - before.stores;
-  d.store_failures = after.store_failures - before.store_failures;
-  d.bad_entries = after.bad_entries - before.bad_entries;
-  d.healed = after.healed - before.healed;
-  d.read_only_skips = after.read_only_skips - before.read_only_skips;
-  d.evictions = after.evictions - before.evictions;
-  return d;
-}
-
 std::string describe(const CacheStats& d) {
   std::ostringstream text;
   auto add = [&](std::uint64_t value, const char* one, const char* many) {

@@ -13,8 +13,6 @@
 
 namespace xgpu::conform {
 
-/// after - before, counter by counter.
-CacheStats stats_delta(const CacheStats& after, const CacheStats& before);
 /// "1 hit, 0 misses, 2 stores" (only the counters that are not zero, or "nothing").
 std::string describe(const CacheStats& delta);
 

@@ -86,12 +86,12 @@ Result corrupt_entry_heals(Env& env) {
   const CacheStats before = cache_stats();
   Context context(env.device());
   const Program rebuilt_program = context.build(source);
-  const CacheStats rebuild = stats_delta(cache_stats(), before);
+  const CacheStats rebuild = cache_stats() - before;
   const Result rebuilt = compare(compiled, run(context, rebuilt_program, input),
                                  "from the program rebuilt over a corrupt entry");
   if (rebuilt.outcome != Outcome::pass) return rebuilt;
   const std::optional<cache::Entry> healed = entry_for(env, source);
-  const Result judged = judge_healing(rebuild, stats_delta(cache_stats(), before));
+  const Result judged = judge_healing(rebuild, cache_stats() - before);
   if (judged.outcome != Outcome::pass) return judged;
   if (!healed || !healed->valid)
     return fail_expected("the entry after rebuilding", "valid",
@@ -111,16 +111,16 @@ Result check_hit_is_bit_identical(Env& env, const std::function<void()>& between
   Context first_context(env.device());
   const Program first = first_context.build(source);
   const CacheStats built = cache_stats();
-  seen.first_build = stats_delta(built, before);
+  seen.first_build = built - before;
   const std::vector<float> compiled = run(first_context, first, input);
   // From the build on: the background writer may save it before flush() is called.
   cache::flush();
-  seen.saved = stats_delta(cache_stats(), built);
+  seen.saved = cache_stats() - built;
   between_builds();
   before = cache_stats();
   Context second_context(env.device());
   const Program second = second_context.build(source);
-  seen.second_build = stats_delta(cache_stats(), before);
+  seen.second_build = cache_stats() - before;
 
   const Result judged = judge_cache_use(status.mode, status.note, seen);
   if (judged.outcome != Outcome::pass) return judged;

@@ -266,8 +266,9 @@ Run setup_conform(CLI::App& sub) {
   sub.add_option("-d,--device", options->device,
                  "Devices to check (a selector; every term's matches); default: all visible");
   sub.add_option("--suite", options->suites,
-                 "Suites to run: api,memory,execution,compiler,"
-                 "events,atomics,math,cache,library (default: all)")
+                 "Suites to run: api,memory,execution,compiler,events,atomics,math,cache,"
+                 "library,integer,conversions,relational,vectors,workgroups,printf "
+                 "(default: all; --list shows every check)")
       ->delimiter(',');
   sub.add_flag("--list", options->list,
                "List every check (suite/name, and the capability it needs) and run nothing");

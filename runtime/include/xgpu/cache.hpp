@@ -78,4 +78,18 @@ struct CacheStats {
 /// The counters of the process's kernel cache; thread-safe. All zero with XGPU_CACHE=0.
 XGPU_API CacheStats cache_stats();
 
+/// What happened between two snapshots of cache_stats(): `after - before`, counter by counter.
+inline CacheStats operator-(const CacheStats& after, const CacheStats& before) {
+  CacheStats d;
+  d.hits = after.hits - before.hits;
+  d.misses = after.misses - before.misses;
+  d.stores = after.stores - before.stores;
+  d.store_failures = after.store_failures - before.store_failures;
+  d.bad_entries = after.bad_entries - before.bad_entries;
+  d.healed = after.healed - before.healed;
+  d.read_only_skips = after.read_only_skips - before.read_only_skips;
+  d.evictions = after.evictions - before.evictions;
+  return d;
+}
+
 }  // namespace xgpu

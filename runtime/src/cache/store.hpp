@@ -42,7 +42,8 @@ class CacheStore {
   /// mismatched entry is deleted (when writable) with a warning, and is a miss.
   std::optional<CacheEntry> load(const std::string& hash, const std::string& key);
   /// Writes atomically (temporary file, flush, rename), then prunes to the size cap. False
-  /// when nothing was written: not writable, or a failure (warned about once per store).
+  /// when nothing was written: not writable, or a failure (the first one in the process is a
+  /// warning, later ones debug lines).
   bool store(const std::string& hash, const CacheEntry& entry);
   /// Deletes the entry under `hash` if it still holds `entry` (a binary the driver refused).
   void remove(const std::string& hash, const CacheEntry& entry, const std::string& why);
