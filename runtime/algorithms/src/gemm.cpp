@@ -187,12 +187,7 @@ std::size_t host_simd_bytes() {
 
 /// The CPU shape for CPU devices, the GPU shape for the others, unless XGPU_GEMM_SHAPE says.
 bool cpu_shape_wanted(const DeviceInfo& info) {
-  const char* forced = std::getenv("XGPU_GEMM_SHAPE");
-  if (forced == nullptr || *forced == '\0') return ext::is_cpu(info);
-  const std::string value = forced;
-  if (value == "cpu") return true;
-  if (value == "gpu") return false;
-  throw Error(Errc::invalid_argument, "XGPU_GEMM_SHAPE='" + value + "' is not cpu or gpu", kCall);
+  return layout_for(info, "XGPU_GEMM_SHAPE", kCall) == Layout::cpu;
 }
 
 // The shape wanted for the device kind, before fitting it to the device's limits.

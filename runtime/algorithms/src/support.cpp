@@ -1,6 +1,7 @@
 // The algorithms library's shared machinery; see support.hpp.
 #include "support.hpp"
 
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -32,6 +33,16 @@ Kernel library_kernel(const Queue& queue, const char* file, const char* kernel,
   Kernel made = context.build(kernels::source(file), options).kernel(kernel);
   std::lock_guard<std::mutex> lock(state->mutex);
   return state->kernels.emplace(std::move(key), std::move(made)).first->second;
+}
+
+Layout layout_for(const DeviceInfo& info, const char* variable, const char* call) {
+  const char* forced = std::getenv(variable);
+  if (forced == nullptr || *forced == '\0') return ext::is_cpu(info) ? Layout::cpu : Layout::gpu;
+  const std::string value = forced;
+  if (value == "cpu") return Layout::cpu;
+  if (value == "gpu") return Layout::gpu;
+  throw Error(Errc::invalid_argument, std::string(variable) + "='" + value + "' is not cpu or gpu",
+              call);
 }
 
 std::size_t work_group_size(const Kernel& kernel, std::size_t at_most) {

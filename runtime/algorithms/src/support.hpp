@@ -49,6 +49,16 @@ struct Element<half> {
 Kernel library_kernel(const Queue& queue, const char* file, const char* kernel,
                       const std::string& options = {});
 
+/// How a library kernel lays its work out. `cpu`: each work-item walks one contiguous chunk,
+/// which a CPU's caches and prefetchers like. `gpu`: striped, consecutive work-items touch
+/// consecutive addresses on every global load and store, so a warp's access coalesces.
+enum class Layout { cpu, gpu };
+
+/// The one rule for every operation: the CPU layout for CPU devices, the GPU layout for the
+/// others, unless the environment variable `variable` (XGPU_GEMM_SHAPE, XGPU_SORT_SHAPE...)
+/// says "cpu" or "gpu"; any other value is an invalid_argument error naming `call`.
+Layout layout_for(const DeviceInfo& info, const char* variable, const char* call);
+
 /// A 1-D work-group size for `kernel`: a multiple of its preferred multiple, at most
 /// `at_most` and what the kernel allows, never 0.
 std::size_t work_group_size(const Kernel& kernel, std::size_t at_most = 256);
