@@ -79,6 +79,9 @@ build/bin/xgpu query
 if [[ "${mode}" == test ]]; then
   step "Test suite (ctest in build/)"
   ctest --test-dir build --no-tests=error --output-on-failure -j"${jobs}"
+  # Kept as the run's artifact; timings are never asserted (shared, noisy machines).
+  echo "Quick benchmark figures of this run: build/bench-quick.json" \
+    "(compare a later run with: build/bin/xgpu bench --quick --compare build/bench-quick.json)"
 
   step "Sanitizers: unit tests under AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/)"
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DXGPU_SANITIZE=address,undefined \

@@ -1,5 +1,7 @@
 // `xgpu bench --compare FILE`: each case of this run beside the same case of an earlier
-// `--json` report, devices matched by name and cases by suite and case text.
+// `--json` report, devices matched by name and cases by suite and case text. A case that got
+// worse by more than kRegression is flagged: rates (GB/s, GFLOP/s) are worse when lower,
+// times (ns, us, ms) when higher.
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -9,6 +11,15 @@
 
 namespace xgpu::cli {
 namespace {
+
+/// The change beyond which a case is flagged: the shared machines this runs on move a median
+/// by a few percent from run to run, rarely by ten.
+constexpr double kRegression = 0.10;
+
+/// Whether a larger figure is better: rates are per second; every other unit is a time.
+bool higher_is_better(const std::string& unit) {
+  return unit.size() > 2 && unit.compare(unit.size() - 2, 2, "/s") == 0;
+}
 
 std::string number(double value) {
   char text[32];
@@ -45,8 +56,10 @@ bool print_comparison(const nlohmann::json& old, const nlohmann::json& report, c
     table.add_column("before", Table::Align::right);
     table.add_column("now", Table::Align::right);
     table.add_column("change", Table::Align::right);
+    table.add_column("");
+    int regressions = 0;
     for (const auto& figure : device["figures"]) {
-      std::string before_text = "-", change = "new";
+      std::string before_text = "-", change = "new", flag;
       for (const auto& earlier : (*before)["figures"]) {
         if (earlier.value("suite", "") != figure.value("suite", "") ||
             earlier.value("case", "") != figure.value("case", "")) {
@@ -58,14 +71,26 @@ bool print_comparison(const nlohmann::json& old, const nlohmann::json& report, c
           char text[32];
           std::snprintf(text, sizeof text, "%+.1f%%", (is - was) / std::fabs(was) * 100);
           change = text;
+          const double worse =
+              higher_is_better(figure.value("unit", "")) ? (was - is) / was : (is - was) / was;
+          if (worse > kRegression) {
+            flag = "regressed";
+            ++regressions;
+          }
         } else {
           change = "-";
         }
       }
       table.add_row({figure.value("suite", ""), figure.value("case", ""), figure.value("unit", ""),
-                     before_text, number(figure.value("median", 0.0)), change});
+                     before_text, number(figure.value("median", 0.0)), change, Cell(flag, "31")});
     }
     table.print(std::cout, style);
+    if (regressions > 0) {
+      std::cout << regressions << " case(s) regressed by more than " << kRegression * 100
+                << "% (worse median: a higher time or a lower rate)\n";
+    } else {
+      std::cout << "no case regressed by more than " << kRegression * 100 << "%\n";
+    }
   }
   return true;
 }

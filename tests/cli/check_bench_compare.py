@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""`xgpu bench --compare` flags a case that got more than 10 % worse, in the right direction
+for its unit: a time (ns, us, ms) is worse when higher, a rate (GB/s, GFLOP/s) when lower.
+
+Usage: check_bench_compare.py XGPU REPORT.json
+
+From a real `--json` report it writes two earlier runs no machine could have made: one where
+every case was 100x better (each must be flagged now) and one where every case was 100x worse
+(none may be). Runs `xgpu bench dispatch compute --quick` against each: dispatch has times,
+compute has rates.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def scaled(report, better):
+    """The report with every median 100x better (or worse) in its unit's direction."""
+    copy = json.loads(json.dumps(report))
+    for device in copy["devices"]:
+        for figure in device["figures"]:
+            rate = figure["unit"].endswith("/s")
+            factor = 100.0 if rate == better else 0.01
+            figure["median"] *= factor
+    return copy
+
+
+def compare(xgpu, earlier):
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
+        json.dump(earlier, out)
+    try:
+        run = subprocess.run([xgpu, "bench", "dispatch", "compute", "--quick", "--repetitions",
+                              "1", "-d", "pocl", "--compare", out.name],
+                             capture_output=True, text=True, timeout=100)
+    finally:
+        os.unlink(out.name)
+    if run.returncode not in (0, 1):  # 1: a target was missed, which is not this test's matter
+        sys.exit(f"xgpu bench exited {run.returncode}: {run.stderr}")
+    lines = run.stdout.split("Compared with the earlier run")[-1].splitlines()
+    rows = [l for l in lines if l.startswith(("dispatch ", "compute "))]
+    units = {l.split()[0] for l in rows}
+    if units != {"dispatch", "compute"}:
+        sys.exit(f"the comparison lacks a suite (has {sorted(units)}):\n{run.stdout}")
+    return rows, run.stdout
+
+
+def main():
+    xgpu, report_file = sys.argv[1], sys.argv[2]
+    with open(report_file) as f:
+        report = json.load(f)
+    rows, text = compare(xgpu, scaled(report, better=True))
+    unflagged = [r for r in rows if not r.rstrip().endswith("regressed")]
+    if unflagged or "regressed by more than 10%" not in text:
+        sys.exit("cases 100x worse than before were not flagged:\n" + "\n".join(unflagged))
+    rows, text = compare(xgpu, scaled(report, better=False))
+    flagged = [r for r in rows if r.rstrip().endswith("regressed")]
+    if flagged or "no case regressed by more than 10%" not in text:
+        sys.exit("cases 100x better than before were flagged:\n" + "\n".join(flagged))
+    print(f"flags right: {len(rows)} cases each way")
+
+
+if __name__ == "__main__":
+    main()
