@@ -1,11 +1,13 @@
 // xgpu::transpose on every device, against the host's index arithmetic: every element type
 // (half with every bit pattern, NaNs included, which must move unchanged), empty, thin,
 // square and odd shapes around the kernel's tiles, buffers larger than the matrix (the rest
-// left alone), and the errors. Both layouts run everywhere (XGPU_TRANSPOSE_SHAPE=cpu and
+// left alone), and the errors. Both layouts run everywhere (XGPU_TRANSPOSE_SHAPE unset, cpu,
 // gpu): the tiled GPU kernel on PoCL with partial tiles and non-square shapes, the CPU
 // kernels on Oclgrind at small sizes; PoCL also runs the CPU streaming kernel (matrices of
 // 8 MiB and more with rows % 16 == 0), which is too large for Oclgrind.
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 #include <xgpu/algorithms.hpp>
@@ -87,9 +89,11 @@ void transpose_shapes_in_layout(const xgpu::Device& device) {
 template <class T>
 void transpose_shapes(const xgpu::Device& device) {
   if (!supported<T>(device)) return;
-  for (const char* layout : {"cpu", "gpu"}) {
-    INFO("XGPU_TRANSPOSE_SHAPE=" << layout);
-    ScopedEnv forced("XGPU_TRANSPOSE_SHAPE", std::string(layout));
+  // Unset: the device's own layout (CPU on PoCL, GPU on Oclgrind); then each forced.
+  const std::optional<std::string> layouts[] = {std::nullopt, "cpu", "gpu"};
+  for (const std::optional<std::string>& layout : layouts) {
+    INFO("XGPU_TRANSPOSE_SHAPE=" << layout.value_or("(unset)"));
+    ScopedEnv forced("XGPU_TRANSPOSE_SHAPE", layout);
     transpose_shapes_in_layout<T>(device);
   }
 }
