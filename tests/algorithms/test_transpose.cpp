@@ -1,8 +1,13 @@
 // xgpu::transpose on every device, against the host's index arithmetic: every element type
 // (half with every bit pattern, NaNs included, which must move unchanged), empty, thin,
 // square and odd shapes around the kernel's tiles, buffers larger than the matrix (the rest
-// left alone), and the errors.
+// left alone), and the errors. Both layouts run everywhere (XGPU_TRANSPOSE_SHAPE unset, cpu,
+// gpu): the tiled GPU kernel on PoCL with partial tiles and non-square shapes, the CPU
+// kernels on Oclgrind at small sizes; PoCL also runs the CPU streaming kernel (matrices of
+// 8 MiB and more with rows % 16 == 0), which is too large for Oclgrind.
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 #include <xgpu/algorithms.hpp>
@@ -14,6 +19,7 @@ using xgpu_test::capture_error;
 using xgpu_test::check_error;
 using xgpu_test::for_each_device_and_element_type;
 using xgpu_test::is_oclgrind;
+using xgpu_test::ScopedEnv;
 using xgpu_test::supported;
 using xgpu_test::type_name;
 using xgpu_test::upload;
@@ -55,8 +61,7 @@ void check_transpose(xgpu::Context& context, xgpu::Queue& queue, std::size_t row
 }
 
 template <class T>
-void transpose_shapes(const xgpu::Device& device) {
-  if (!supported<T>(device)) return;
+void transpose_shapes_in_layout(const xgpu::Device& device) {
   xgpu::Context context(device);
   xgpu::Queue queue = context.queue();
   const std::size_t n = is_oclgrind(device) ? 131 : 4099;
@@ -70,6 +75,26 @@ void transpose_shapes(const xgpu::Device& device) {
     check_transpose<T>(context, queue, 37, 1031);
     check_transpose<T>(context, queue, 1031, 37);
     check_transpose<T>(context, queue, 1000, 1025);
+    // The streaming kernel's sizes (8 MiB and more, rows % 16 == 0; 4- and 8-byte types):
+    // a partial 16-column tile at the right edge, a partial 256-column item, and its
+    // neighbours that go to the blocks kernel (rows % 16 != 0, or just under 8 MiB).
+    const std::size_t big = (std::size_t{8} << 20) / sizeof(T);
+    check_transpose<T>(context, queue, 1024, big / 1024 + 7);
+    check_transpose<T>(context, queue, 16 * 1031, big / (16 * 1031) + 1, 5);
+    check_transpose<T>(context, queue, 1025, big / 1024 + 7);
+    check_transpose<T>(context, queue, 1024, big / 1024 - 1);
+  }
+}
+
+template <class T>
+void transpose_shapes(const xgpu::Device& device) {
+  if (!supported<T>(device)) return;
+  // Unset: the device's own layout (CPU on PoCL, GPU on Oclgrind); then each forced.
+  const std::optional<std::string> layouts[] = {std::nullopt, "cpu", "gpu"};
+  for (const std::optional<std::string>& layout : layouts) {
+    INFO("XGPU_TRANSPOSE_SHAPE=" << layout.value_or("(unset)"));
+    ScopedEnv forced("XGPU_TRANSPOSE_SHAPE", layout);
+    transpose_shapes_in_layout<T>(device);
   }
 }
 
@@ -101,6 +126,11 @@ TEST_CASE("transpose errors: small buffers, the same buffer, overflow", "[transp
       check_error(capture_error([&] { xgpu::transpose(queue, a, b, std::size_t{1} << 31, 1); }),
                   invalid, {"xgpu::transpose", "2^31 - 1"});
       CHECK_FALSE(xgpu::transpose(queue, a, a, 0, 4));  // nothing to move: not an error
+      // The layout variable takes cpu or gpu only; a bad value is an error at any size.
+      ScopedEnv bad_layout("XGPU_TRANSPOSE_SHAPE", std::string("sideways"));
+      for (std::size_t rows : {std::size_t{3}, std::size_t{0}})
+        check_error(capture_error([&] { xgpu::transpose(queue, a, b, rows, 3); }), invalid,
+                    {"XGPU_TRANSPOSE_SHAPE", "sideways", "cpu or gpu"});
     }
   }
 }
