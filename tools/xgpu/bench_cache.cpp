@@ -178,8 +178,9 @@ void bench_cache(const Device& device, const BenchOptions& options, std::vector<
   Figure raw_figure = figure("raw OpenCL process with SGEMM, its own saved binary", "ms", raw);
   raw_figure.baseline = floor_figure.name;
   raw_figure.ratio = raw.median() / floor.median();
-  raw_figure.note = "the OpenCL C API alone, in this binary: clCreateProgramWithBinary from " +
-                    std::string("a file it saved after its first run");
+  raw_figure.note =
+      "OpenCL's C API alone, clCreateProgramWithBinary from a file it saved after its first run "
+      "(a hidden mode of this binary: libxgpu is loaded, but never starts a backend)";
   Figure warm_figure = figure("process with SGEMM, warm cache", "ms", warm);
   warm_figure.baseline = raw_figure.name;
   warm_figure.ratio = warm.median() / raw.median();
