@@ -10,7 +10,7 @@ readonly kPackages=(
   build-essential cmake pkg-config
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers  # OpenCL loader and headers
   pocl-opencl-icd oclgrind clinfo                         # a CPU device and a simulator
-  libspdlog-dev libfmt-dev libssl-dev catch2 libcli11-dev nlohmann-json3-dev python3
+  libspdlog-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev python3
   libclblast-dev libopenblas-dev libboost-dev  # GEMM peers and Boost.Compute (interop, bench)
 )
 # Only for `test`: clang and its libFuzzer runtime for the fuzz targets.
