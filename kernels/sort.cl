@@ -321,8 +321,8 @@ inline uint xgpu_sort_tile(const uint pass, const uint flip_sign, const uint fli
     __local uint* values_to = tile_values + (half_now ^ 1u) * tile;
     uint zeros = 0;
     for (uint j = 0; j < XGPU_SORT_TILE_PER_ITEM; ++j) {
-      const uint digit = xgpu_sort_digit(xgpu_sort_image(from[first + j], flip_sign, flip_negative),
-                                         pass);
+      const uint digit =
+          xgpu_sort_digit(xgpu_sort_image(from[first + j], flip_sign, flip_negative), pass);
       zeros += ((digit >> bit) & 1u) ^ 1u;
     }
     uint all_zeros;
@@ -345,13 +345,14 @@ inline uint xgpu_sort_tile(const uint pass, const uint flip_sign, const uint fli
 // values), next RADIX uints (the global slot of this group's next key of each digit),
 // run_start RADIX uints (where each digit's run starts in the sorted tile), item_scratch one
 // uint per item.
-inline void xgpu_sort_scatter_striped(
-    const uint n, const uint pass, const uint flip_sign, const uint flip_negative,
-    __global uint* keys, __global uint* scratch, __global uint* values,
-    __global uint* values_scratch, const bool with_values, __global const uint* counts,
-    __global const uint* state, const uint per_group, __local uint* tile_keys,
-    __local uint* tile_values, __local uint* next, __local uint* run_start,
-    __local uint* item_scratch) {
+inline void xgpu_sort_scatter_striped(const uint n, const uint pass, const uint flip_sign,
+                                      const uint flip_negative, __global uint* keys,
+                                      __global uint* scratch, __global uint* values,
+                                      __global uint* values_scratch, const bool with_values,
+                                      __global const uint* counts, __global const uint* state,
+                                      const uint per_group, __local uint* tile_keys,
+                                      __local uint* tile_values, __local uint* next,
+                                      __local uint* run_start, __local uint* item_scratch) {
   if (xgpu_sort_constant(state, pass)) return;  // the same for the whole group
   const bool from_scratch = state[XGPU_SORT_SOURCE + pass] != 0;
   __global const uint* source = from_scratch ? scratch : keys;
@@ -374,9 +375,8 @@ inline void xgpu_sort_scatter_striped(
       if (with_values) tile_values[p] = p < valid ? value_source[start + p] : 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const uint sorted =
-        xgpu_sort_tile(pass, flip_sign, flip_negative, tile_keys, tile_values, with_values,
-                       item_scratch);
+    const uint sorted = xgpu_sort_tile(pass, flip_sign, flip_negative, tile_keys, tile_values,
+                                       with_values, item_scratch);
     __local const uint* sorted_keys = tile_keys + sorted * tile;
     __local const uint* sorted_values = tile_values + sorted * tile;
     // The padding sorts after every real key (its digit is the largest and it came last):
@@ -384,9 +384,9 @@ inline void xgpu_sort_scatter_striped(
     for (uint p = lid; p < valid; p += size) {
       const uint digit =
           xgpu_sort_digit(xgpu_sort_image(sorted_keys[p], flip_sign, flip_negative), pass);
-      if (p == 0 || digit != xgpu_sort_digit(xgpu_sort_image(sorted_keys[p - 1], flip_sign,
-                                                             flip_negative),
-                                             pass))
+      if (p == 0 ||
+          digit !=
+              xgpu_sort_digit(xgpu_sort_image(sorted_keys[p - 1], flip_sign, flip_negative), pass))
         run_start[digit] = p;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -402,21 +402,22 @@ inline void xgpu_sort_scatter_striped(
     for (uint p = lid; p < valid; p += size) {
       const uint digit =
           xgpu_sort_digit(xgpu_sort_image(sorted_keys[p], flip_sign, flip_negative), pass);
-      if (p + 1 == valid || digit != xgpu_sort_digit(xgpu_sort_image(sorted_keys[p + 1],
-                                                                     flip_sign, flip_negative),
-                                                     pass))
+      if (p + 1 == valid ||
+          digit !=
+              xgpu_sort_digit(xgpu_sort_image(sorted_keys[p + 1], flip_sign, flip_negative), pass))
         next[digit] += p + 1 - run_start[digit];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
 
-__kernel void xgpu_sort_scatter_keys_striped(
-    const uint n, const uint pass, const uint flip_sign, const uint flip_negative,
-    __global uint* keys, __global uint* scratch, __global const uint* counts,
-    __global const uint* state, const uint per_group, __local uint* tile_keys,
-    __local uint* tile_values, __local uint* next, __local uint* run_start,
-    __local uint* item_scratch) {
+__kernel void xgpu_sort_scatter_keys_striped(const uint n, const uint pass, const uint flip_sign,
+                                             const uint flip_negative, __global uint* keys,
+                                             __global uint* scratch, __global const uint* counts,
+                                             __global const uint* state, const uint per_group,
+                                             __local uint* tile_keys, __local uint* tile_values,
+                                             __local uint* next, __local uint* run_start,
+                                             __local uint* item_scratch) {
   xgpu_sort_scatter_striped(n, pass, flip_sign, flip_negative, keys, scratch, 0, 0, false, counts,
                             state, per_group, tile_keys, tile_values, next, run_start,
                             item_scratch);
@@ -426,8 +427,8 @@ __kernel void xgpu_sort_scatter_pairs_striped(
     const uint n, const uint pass, const uint flip_sign, const uint flip_negative,
     __global uint* keys, __global uint* scratch, __global uint* values,
     __global uint* values_scratch, __global const uint* counts, __global const uint* state,
-    const uint per_group, __local uint* tile_keys, __local uint* tile_values,
-    __local uint* next, __local uint* run_start, __local uint* item_scratch) {
+    const uint per_group, __local uint* tile_keys, __local uint* tile_values, __local uint* next,
+    __local uint* run_start, __local uint* item_scratch) {
   xgpu_sort_scatter_striped(n, pass, flip_sign, flip_negative, keys, scratch, values,
                             values_scratch, true, counts, state, per_group, tile_keys, tile_values,
                             next, run_start, item_scratch);
