@@ -10,6 +10,10 @@
 //      from partials[g * XGPU_W];
 // - one launch of xgpu_scan_single_pass, on CPU devices when `in` and `out` differ, which
 //   reads the input from memory once instead of twice (see there).
+// Those are the CPU layout. The GPU layout (the *_striped kernels, at the end) is three
+// launches too, but work-group g owns a contiguous range of tiles and its items stripe
+// across each tile, so that consecutive items touch consecutive addresses on every global
+// load and store.
 // An item reads each element before it writes the same index, so in == out (a scan in place)
 // is safe.
 // Sums of int wrap modulo 2^32 (they are done in uint; signed overflow is undefined in C).
@@ -334,4 +338,89 @@ __kernel void xgpu_scan_single_pass(const uint n, const uint chunk, const uint i
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   scan_range(inclusive != 0, begin, end, lanes[size * XGPU_W] + lanes[lid * XGPU_W], in, out);
+}
+
+// ---- GPU layout: striped tiles ----
+//
+// Work-group g owns the elements [g * per_group, (g + 1) * per_group), per_group a multiple
+// of the tile, XGPU_SCAN_TILE_PER_ITEM elements per item. Three launches:
+//   1. xgpu_scan_group_sums_striped: partials[g] = the sum of group g's elements, read striped;
+//   2. xgpu_scan_offsets, as above: partials[g] becomes init + the sum of the groups before g;
+//   3. xgpu_scan_apply_striped: per tile, a striped load into local memory, each item scans
+//      its run of TILE_PER_ITEM elements there from the group's running total plus the
+//      runs before it (a scan across the group), and a striped store.
+// A group reads a whole tile before it writes any of it, and only its own: in == out is safe.
+#ifndef XGPU_SCAN_TILE_PER_ITEM
+#define XGPU_SCAN_TILE_PER_ITEM 4
+#endif
+
+// This group's elements, [*begin, *end); 64-bit so that the empty groups' starts do not wrap.
+static inline void group_range(const uint n, const uint per_group, uint* begin, uint* end) {
+  const ulong first = min((ulong)get_group_id(0) * per_group, (ulong)n);
+  *begin = (uint)first;
+  *end = (uint)min(first + per_group, (ulong)n);
+}
+
+// The sum of `value` over the items before this one in the group, and in *total over all;
+// scratch holds one SUM per item. Hillis and Steele, a barrier between each step's reads and
+// writes; the last barrier lets the caller reuse scratch.
+static inline SUM group_exclusive_scan(const SUM value, __local SUM* scratch, SUM* total) {
+  const uint lid = get_local_id(0), size = get_local_size(0);
+  scratch[lid] = value;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint offset = 1; offset < size; offset *= 2) {
+    const SUM before = lid >= offset ? scratch[lid - offset] : (SUM)0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    scratch[lid] += before;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const SUM exclusive = lid > 0 ? scratch[lid - 1] : (SUM)0;
+  *total = scratch[size - 1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return exclusive;
+}
+
+// partials[g] = the sum of group g's elements. scratch: one SUM per item.
+__kernel void xgpu_scan_group_sums_striped(const uint n, const uint per_group,
+                                           __global const XGPU_T* in, __global SUM* partials,
+                                           __local SUM* scratch) {
+  uint begin, end;
+  group_range(n, per_group, &begin, &end);
+  SUM own = 0;
+  for (uint i = begin + get_local_id(0); i < end; i += get_local_size(0)) own += LOAD_ONE(i, in);
+  SUM total;
+  group_exclusive_scan(own, scratch, &total);
+  if (get_local_id(0) == 0) partials[get_group_id(0)] = total;
+}
+
+// tile: size * TILE_PER_ITEM SUMs; scratch: one SUM per item.
+__kernel void xgpu_scan_apply_striped(const uint n, const uint per_group, const uint inclusive,
+                                      __global const XGPU_T* in, __global XGPU_T* out,
+                                      __global const SUM* partials, __local SUM* tile,
+                                      __local SUM* scratch) {
+  const uint lid = get_local_id(0), size = get_local_size(0);
+  const uint tile_size = size * XGPU_SCAN_TILE_PER_ITEM, first = lid * XGPU_SCAN_TILE_PER_ITEM;
+  uint begin, end;
+  group_range(n, per_group, &begin, &end);
+  SUM running = partials[get_group_id(0)];
+  for (uint start = begin; start < end; start += tile_size) {
+    const uint valid = min(tile_size, end - start);
+    for (uint p = lid; p < tile_size; p += size)  // striped loads; zeros past the end
+      tile[p] = p < valid ? LOAD_ONE(start + p, in) : (SUM)0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    SUM own = 0;
+    for (uint j = 0; j < XGPU_SCAN_TILE_PER_ITEM; ++j) own += tile[first + j];
+    SUM tile_total;
+    SUM acc = running + group_exclusive_scan(own, scratch, &tile_total);
+    for (uint j = 0; j < XGPU_SCAN_TILE_PER_ITEM; ++j) {
+      const SUM value = tile[first + j];
+      if (inclusive) acc += value;
+      tile[first + j] = acc;
+      if (!inclusive) acc += value;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint p = lid; p < valid; p += size) STORE_ONE(tile[p], start + p, out);  // striped
+    running += tile_total;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
 }

@@ -16,6 +16,9 @@
 // Passes ping-pong between the caller's buffer and a scratch buffer of the same size.
 // Owning whole chunks per item (rather than striding across a group) suits CPU devices,
 // where a work-group's items run one after another on one core; it is correct anywhere.
+// That is the CPU layout. The GPU layout (the *_striped kernels, at the end) gives each
+// work-group a contiguous range of tiles instead, and its items stripe across each tile,
+// so that consecutive items touch consecutive addresses on every global load and store.
 //
 // Passes whose digit is the same for every key are skipped: the first histogram also
 // ORs and ANDs the keys' images into state[], and a digit is constant when those agree on
@@ -211,4 +214,231 @@ __kernel void xgpu_sort_copy_back(const uint n, __global uint* home, __global co
   uint begin, end;
   xgpu_sort_chunk(n, &begin, &end);
   for (uint i = begin; i < end; ++i) home[i] = scratch[i];
+}
+
+// ---- GPU layout: striped tiles ----
+//
+// Work-group g owns the keys [g * per_group, (g + 1) * per_group), per_group a multiple of
+// the tile of XGPU_SORT_TILE_PER_ITEM keys per item. One pass is:
+//   xgpu_sort_histogram_striped  the group's digit counts (local atomics), read striped:
+//                                counts[digit * groups + g]
+//   xgpu_sort_scan               as in the CPU layout, with one "item" per group
+//   xgpu_sort_scatter_*_striped  per tile: a striped load into local memory, a stable sort of
+//                                the tile by the digit there (one split per digit bit), and
+//                                a striped store: local position p goes to the next slot of
+//                                its digit, so consecutive items write consecutive addresses
+//                                within each digit's run. Tiles are taken in order and the
+//                                local sort is stable: the pass is stable.
+// Requires local memory of RADIX + 2 uints (histogram) and 2 tiles of keys (and of values),
+// 2 * RADIX and one uint per item (scatter).
+#ifndef XGPU_SORT_TILE_PER_ITEM
+#define XGPU_SORT_TILE_PER_ITEM 4
+#endif
+
+// This group's keys, [*begin, *end); 64-bit so that the empty groups' starts do not wrap.
+inline void xgpu_sort_group_range(const uint n, const uint per_group, uint* begin, uint* end) {
+  const ulong first = min((ulong)get_group_id(0) * per_group, (ulong)n);
+  *begin = (uint)first;
+  *end = (uint)min(first + per_group, (ulong)n);
+}
+
+// The raw bits whose image is 0xffffffff: every digit the largest, so padding sorts last.
+inline uint xgpu_sort_padding(const uint flip_sign) { return 0xffffffffu ^ flip_sign; }
+
+// local_counts holds RADIX + 2 uints: the counts, then the group's OR and AND of the images.
+__kernel void xgpu_sort_histogram_striped(const uint n, const uint pass, const uint flip_sign,
+                                          const uint flip_negative, __global const uint* keys,
+                                          __global const uint* scratch, __global uint* counts,
+                                          __global uint* state, const uint per_group,
+                                          __local uint* local_counts) {
+  if (pass > 0 && xgpu_sort_constant(state, pass)) return;  // the same for the whole group
+  __global const uint* source = state[XGPU_SORT_SOURCE + pass] ? scratch : keys;
+  const uint lid = get_local_id(0), size = get_local_size(0);
+  for (uint d = lid; d < XGPU_SORT_RADIX; d += size) local_counts[d] = 0;
+  if (lid == 0) {
+    local_counts[XGPU_SORT_RADIX] = 0;
+    local_counts[XGPU_SORT_RADIX + 1] = 0xffffffffu;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  uint begin, end;
+  xgpu_sort_group_range(n, per_group, &begin, &end);
+  uint any = 0, every = 0xffffffffu;
+  for (uint i = begin + lid; i < end; i += size) {
+    const uint image = xgpu_sort_image(source[i], flip_sign, flip_negative);
+    any |= image;
+    every &= image;
+    atomic_inc(&local_counts[xgpu_sort_digit(image, pass)]);
+  }
+  if (pass == 0) {
+    atomic_or(&local_counts[XGPU_SORT_RADIX], any);
+    atomic_and(&local_counts[XGPU_SORT_RADIX + 1], every);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  const uint groups = get_num_groups(0), group = get_group_id(0);
+  for (uint d = lid; d < XGPU_SORT_RADIX; d += size) counts[d * groups + group] = local_counts[d];
+  if (pass == 0 && lid == 0 && begin < end) {
+    atomic_or(&state[XGPU_SORT_OR], local_counts[XGPU_SORT_RADIX]);
+    atomic_and(&state[XGPU_SORT_AND], local_counts[XGPU_SORT_RADIX + 1]);
+  }
+}
+
+// The sum of `value` over the items before this one in the group, and in *total over all;
+// scratch holds one uint per item. Hillis and Steele: log2(size) steps, a barrier between
+// each step's reads and writes; the last barrier lets the caller reuse scratch.
+inline uint xgpu_sort_group_exclusive(const uint value, __local uint* scratch, uint* total) {
+  const uint lid = get_local_id(0), size = get_local_size(0);
+  scratch[lid] = value;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint offset = 1; offset < size; offset *= 2) {
+    const uint before = lid >= offset ? scratch[lid - offset] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    scratch[lid] += before;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const uint inclusive = scratch[lid];
+  *total = scratch[size - 1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return inclusive - value;
+}
+
+// Sorts the tile in tile_keys[0 .. T) (and tile_values), T = size * TILE_PER_ITEM, stably by
+// the pass's digit: one split per digit bit, low bit first, each moving the keys whose bit
+// is 0 ahead of those whose bit is 1, in order. Item lid splits the run
+// [lid * TILE_PER_ITEM, +TILE_PER_ITEM); the second halves of tile_keys and tile_values are
+// the other buffer. Returns the half that holds the result (0 or 1).
+inline uint xgpu_sort_tile(const uint pass, const uint flip_sign, const uint flip_negative,
+                           __local uint* tile_keys, __local uint* tile_values,
+                           const bool with_values, __local uint* item_scratch) {
+  const uint lid = get_local_id(0), size = get_local_size(0);
+  const uint tile = size * XGPU_SORT_TILE_PER_ITEM, first = lid * XGPU_SORT_TILE_PER_ITEM;
+  uint half_now = 0;
+  for (uint bit = 0; bit < XGPU_SORT_BITS; ++bit) {
+    __local const uint* from = tile_keys + half_now * tile;
+    __local uint* to = tile_keys + (half_now ^ 1u) * tile;
+    __local const uint* values_from = tile_values + half_now * tile;
+    __local uint* values_to = tile_values + (half_now ^ 1u) * tile;
+    uint zeros = 0;
+    for (uint j = 0; j < XGPU_SORT_TILE_PER_ITEM; ++j) {
+      const uint digit =
+          xgpu_sort_digit(xgpu_sort_image(from[first + j], flip_sign, flip_negative), pass);
+      zeros += ((digit >> bit) & 1u) ^ 1u;
+    }
+    uint all_zeros;
+    uint zero_slot = xgpu_sort_group_exclusive(zeros, item_scratch, &all_zeros);
+    uint one_slot = all_zeros + (first - zero_slot);
+    for (uint j = 0; j < XGPU_SORT_TILE_PER_ITEM; ++j) {
+      const uint key = from[first + j];
+      const uint digit = xgpu_sort_digit(xgpu_sort_image(key, flip_sign, flip_negative), pass);
+      const uint slot = ((digit >> bit) & 1u) ? one_slot++ : zero_slot++;
+      to[slot] = key;
+      if (with_values) values_to[slot] = values_from[first + j];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    half_now ^= 1u;
+  }
+  return half_now;
+}
+
+// local memory: tile_keys and tile_values 2 * T uints each (tile_values 1 uint without
+// values), next RADIX uints (the global slot of this group's next key of each digit),
+// run_start RADIX uints (where each digit's run starts in the sorted tile), item_scratch one
+// uint per item.
+inline void xgpu_sort_scatter_striped(const uint n, const uint pass, const uint flip_sign,
+                                      const uint flip_negative, __global uint* keys,
+                                      __global uint* scratch, __global uint* values,
+                                      __global uint* values_scratch, const bool with_values,
+                                      __global const uint* counts, __global const uint* state,
+                                      const uint per_group, __local uint* tile_keys,
+                                      __local uint* tile_values, __local uint* next,
+                                      __local uint* run_start, __local uint* item_scratch) {
+  if (xgpu_sort_constant(state, pass)) return;  // the same for the whole group
+  const bool from_scratch = state[XGPU_SORT_SOURCE + pass] != 0;
+  __global const uint* source = from_scratch ? scratch : keys;
+  __global uint* target = from_scratch ? keys : scratch;
+  __global const uint* value_source = from_scratch ? values_scratch : values;
+  __global uint* value_target = from_scratch ? values : values_scratch;
+
+  const uint lid = get_local_id(0), size = get_local_size(0);
+  const uint groups = get_num_groups(0), group = get_group_id(0);
+  const uint tile = size * XGPU_SORT_TILE_PER_ITEM;
+  for (uint d = lid; d < XGPU_SORT_RADIX; d += size) next[d] = counts[d * groups + group];
+  const uint padding = xgpu_sort_padding(flip_sign);
+
+  uint begin, end;
+  xgpu_sort_group_range(n, per_group, &begin, &end);
+  for (uint start = begin; start < end; start += tile) {
+    const uint valid = min(tile, end - start);
+    for (uint p = lid; p < tile; p += size) {  // striped loads
+      tile_keys[p] = p < valid ? source[start + p] : padding;
+      if (with_values) tile_values[p] = p < valid ? value_source[start + p] : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint sorted = xgpu_sort_tile(pass, flip_sign, flip_negative, tile_keys, tile_values,
+                                       with_values, item_scratch);
+    __local const uint* sorted_keys = tile_keys + sorted * tile;
+    __local const uint* sorted_values = tile_values + sorted * tile;
+    // The padding sorts after every real key (its digit is the largest and it came last):
+    // positions below `valid` are the real keys.
+    for (uint p = lid; p < valid; p += size) {
+      const uint digit =
+          xgpu_sort_digit(xgpu_sort_image(sorted_keys[p], flip_sign, flip_negative), pass);
+      if (p == 0 ||
+          digit !=
+              xgpu_sort_digit(xgpu_sort_image(sorted_keys[p - 1], flip_sign, flip_negative), pass))
+        run_start[digit] = p;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint p = lid; p < valid; p += size) {  // striped stores, consecutive within a run
+      const uint digit =
+          xgpu_sort_digit(xgpu_sort_image(sorted_keys[p], flip_sign, flip_negative), pass);
+      const uint slot = next[digit] + (p - run_start[digit]);
+      target[slot] = sorted_keys[p];
+      if (with_values) value_target[slot] = sorted_values[p];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // The last key of each digit's run moves that digit's next slot past the run.
+    for (uint p = lid; p < valid; p += size) {
+      const uint digit =
+          xgpu_sort_digit(xgpu_sort_image(sorted_keys[p], flip_sign, flip_negative), pass);
+      if (p + 1 == valid ||
+          digit !=
+              xgpu_sort_digit(xgpu_sort_image(sorted_keys[p + 1], flip_sign, flip_negative), pass))
+        next[digit] += p + 1 - run_start[digit];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+__kernel void xgpu_sort_scatter_keys_striped(const uint n, const uint pass, const uint flip_sign,
+                                             const uint flip_negative, __global uint* keys,
+                                             __global uint* scratch, __global const uint* counts,
+                                             __global const uint* state, const uint per_group,
+                                             __local uint* tile_keys, __local uint* tile_values,
+                                             __local uint* next, __local uint* run_start,
+                                             __local uint* item_scratch) {
+  xgpu_sort_scatter_striped(n, pass, flip_sign, flip_negative, keys, scratch, 0, 0, false, counts,
+                            state, per_group, tile_keys, tile_values, next, run_start,
+                            item_scratch);
+}
+
+__kernel void xgpu_sort_scatter_pairs_striped(
+    const uint n, const uint pass, const uint flip_sign, const uint flip_negative,
+    __global uint* keys, __global uint* scratch, __global uint* values,
+    __global uint* values_scratch, __global const uint* counts, __global const uint* state,
+    const uint per_group, __local uint* tile_keys, __local uint* tile_values, __local uint* next,
+    __local uint* run_start, __local uint* item_scratch) {
+  xgpu_sort_scatter_striped(n, pass, flip_sign, flip_negative, keys, scratch, values,
+                            values_scratch, true, counts, state, per_group, tile_keys, tile_values,
+                            next, run_start, item_scratch);
+}
+
+// As xgpu_sort_copy_back, striped: item g copies g, g + items, ...
+__kernel void xgpu_sort_copy_back_striped(const uint n, __global uint* home,
+                                          __global const uint* scratch,
+                                          __global const uint* state) {
+  if (state[XGPU_SORT_SOURCE + XGPU_SORT_PASSES] == 0) return;
+  const uint items = get_global_size(0);
+  for (uint i = get_global_id(0); i < n; i += items) home[i] = scratch[i];
 }

@@ -2,7 +2,8 @@
 // host running sums: the required sizes (0, 1, 2, a prime, the work-group size -/+ 1,
 // 2^20 + 3, and one near max_allocation / 8 bytes on PoCL), in place and not, by both of
 // scan.cl's methods (three launches; the single pass with its look-back), wrapping of
-// integers, the stated accuracy bounds for floats, and bad input.
+// integers, the stated accuracy bounds for floats, both layouts (XGPU_SCAN_SHAPE=cpu|gpu) on
+// every device, and bad input.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -23,6 +24,7 @@ using xgpu_test::is_pocl;
 using xgpu_test::large_size;
 using xgpu_test::random_terms;
 using xgpu_test::Reference;
+using xgpu_test::ScopedEnv;
 using xgpu_test::type_name;
 using xgpu_test::unit_roundoff;
 using xgpu_test::upload;
@@ -154,6 +156,42 @@ TEST_CASE("scans of every type at the required sizes, in place and not", "[scan]
           check_scans(context, queue, random_terms<T>(n, seed++));
       },
       refuse_double);
+}
+
+TEST_CASE("scans in both layouts on every device", "[scan]") {
+  // The CPU layout (a chunk per work-item) and the GPU layout (striped tiles of 4 elements per
+  // item, a range of tiles per group) forced on every device, every type: sizes around a tile
+  // of 256 items and over many groups with a partial last tile, in place and not. Oclgrind
+  // checks every access of both at small sizes: there the other tests run the GPU layout (its
+  // default), so this one adds the CPU layout only.
+  xgpu_test::for_each_device_and_type(
+      [](xgpu::Context& context, xgpu::Queue& queue, auto tag) {
+        using T = decltype(tag);
+        const bool small = is_oclgrind(queue.device());
+        std::vector<std::size_t> sizes{1, 1023, 1025, 4099};
+        if (!small) sizes.insert(sizes.end(), {104729, (std::size_t{1} << 20) + 3});
+        for (const char* shape : {"cpu", "gpu"}) {
+          if (small && shape == std::string("gpu")) continue;
+          INFO("XGPU_SCAN_SHAPE=" << shape);
+          ScopedEnv forced("XGPU_SCAN_SHAPE", std::string(shape));
+          unsigned seed = 200;
+          for (std::size_t n : sizes) check_scans(context, queue, random_terms<T>(n, seed++));
+        }
+      },
+      refuse_double);
+}
+
+TEST_CASE("scans refuse an unknown XGPU_SCAN_SHAPE", "[scan]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Buffer<float> x = upload(context, queue, std::vector<float>(5, 1.0f));
+      ScopedEnv forced("XGPU_SCAN_SHAPE", std::string("GPU"));
+      check_error(capture_error([&] { xgpu::inclusive_scan(queue, x, x); }),
+                  xgpu::Errc::invalid_argument, {"XGPU_SCAN_SHAPE", "GPU"});
+    }
+  }
 }
 
 TEST_CASE("the single-pass scan gives the same bits every time", "[scan]") {

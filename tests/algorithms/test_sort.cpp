@@ -1,7 +1,8 @@
 // xgpu::sort and xgpu::sort_by_key on every device, against std::stable_sort on the host:
 // every key type at the required sizes, stability with many equal keys, ordered and
 // degenerate inputs, inputs that leave some digits constant (skipped passes), IEEE total
-// order of float specials, a sort near the device's allocation limit (PoCL), and errors.
+// order of float specials, a sort near the device's allocation limit (PoCL), both layouts
+// (XGPU_SORT_SHAPE=cpu|gpu) on every device, and errors.
 // Results are compared bit for bit: a sort moves elements, it never computes new ones.
 #include <algorithm>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "test_support.hpp"
 
 using xgpu_test::is_oclgrind;
+using xgpu_test::ScopedEnv;
 
 namespace {
 
@@ -332,6 +334,59 @@ TEST_CASE("sort rejects mismatched sizes and empty queues", "[sort]") {
       xgpu::Queue empty;
       xgpu_test::check_error(xgpu_test::capture_error([&] { xgpu::sort(empty, keys); }),
                              xgpu::Errc::invalid_handle, {"xgpu::sort"});
+    }
+  }
+}
+
+TEST_CASE("sort in both layouts on every device", "[sort]") {
+  // The CPU layout (a chunk per work-item) and the GPU layout (striped tiles of 4 keys per
+  // item, a range of tiles per group) forced on every device: sizes over many groups with
+  // partial last tiles, tile boundaries, equal keys (stability), ordered and reversed input,
+  // constant digits. Oclgrind checks every access of both at small sizes: there the other
+  // tests run the GPU layout (its default), so this one adds the CPU layout only.
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      for (const char* shape : {"cpu", "gpu"}) {
+        if (is_oclgrind(device) && shape == std::string("gpu")) continue;
+        INFO("XGPU_SORT_SHAPE=" << shape);
+        ScopedEnv forced("XGPU_SORT_SHAPE", std::string(shape));
+        const bool small = is_oclgrind(device);
+        const std::size_t group = xgpu::detail::sort_work_group_size(Fresh(device).queue);
+        std::vector<std::size_t> sizes{2, group + 1, 4 * group - 1, 4 * group + 1,
+                                       small ? 2999u : 104729u};
+        if (!small) sizes.push_back((std::size_t{1} << 20) + 3);
+        for (std::size_t n : sizes) {
+          check_sort(device, random_elements<std::uint32_t>(n, 11));
+          check_sort(device, random_elements<float>(n, 12));
+          check_sort_by_key(device, random_elements<std::int32_t>(n, 13, 0x8000000fu),
+                            positions<std::uint32_t>(n));
+        }
+        const std::size_t n = small ? 1501 : 250001;
+        std::vector<std::int32_t> ascending(n);
+        for (std::size_t i = 0; i < n; ++i)
+          ascending[i] = static_cast<std::int32_t>(i) * 7 - 900000;
+        check_sort(device, ascending);
+        check_sort_by_key(device, std::vector<std::int32_t>(ascending.rbegin(), ascending.rend()),
+                          positions<float>(n));
+        check_sort_by_key(device, std::vector<float>(n, 2.5f), positions<std::int32_t>(n));
+        for (std::uint32_t mask : {0x0000ff00u, 0xff00ff00u})  // 1 and 2 varying digits
+          check_sort_by_key(device, random_elements<std::uint32_t>(n, mask, mask),
+                            positions<std::uint32_t>(n));
+      }
+    }
+  }
+}
+
+TEST_CASE("sort refuses an unknown XGPU_SORT_SHAPE", "[sort]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Buffer<std::uint32_t> keys = context.alloc<std::uint32_t>(10);
+      queue.write(keys, std::vector<std::uint32_t>(10, 1));
+      ScopedEnv forced("XGPU_SORT_SHAPE", std::string("gpus"));
+      xgpu_test::check_error(xgpu_test::capture_error([&] { xgpu::sort(queue, keys); }),
+                             xgpu::Errc::invalid_argument, {"XGPU_SORT_SHAPE", "gpus"});
     }
   }
 }

@@ -2,7 +2,8 @@
 // launch that reads the input from memory once, unless the scan is in place; other devices,
 // and scans in place, three launches (per-item sums, their exclusive scan in one work-group,
 // then each item's scan from its offset), which read it twice. Work-items read long
-// contiguous runs, which suits CPU devices.
+// contiguous runs, which suits CPU devices. That is the CPU layout; the GPU layout (chosen by
+// algo::layout_for, XGPU_SCAN_SHAPE) is three launches over striped tiles.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -61,6 +62,12 @@ Buffer<S> scratch_buffer(Queue& queue, std::size_t count, bool zeroed) {
     queue.fill(buffer, S{});
   return buffer;
 }
+
+/// Elements per work-item in each tile of the GPU layout: a few share the cost of the
+/// group-wide scan of each tile, and a tile of doubles at 256 items stays at 8 KiB.
+constexpr std::size_t kTilePerItem = 4;
+/// Work-groups per compute unit in the GPU layout: enough to hide each group's barriers.
+constexpr std::size_t kGpuGroupsPerUnit = 8;
 
 struct ScanJob {
   std::size_t n = 0, width = 1;
@@ -123,6 +130,47 @@ Event three_launches(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, sc
                       unsigned{job.inclusive}, in, out, partials);
 }
 
+/// The GPU layout: group sums, their scan, each group's tiles scanned in local memory; all
+/// global loads and stores striped (see scan.cl).
+template <class T>
+Event striped(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> init,
+              const ScanJob& job) {
+  using Sum = ScanSum<T>;
+  const Kernel sums_kernel =
+      algo::library_kernel(queue, "scan.cl", "xgpu_scan_group_sums_striped", job.options);
+  const Kernel offsets_kernel =
+      algo::library_kernel(queue, "scan.cl", "xgpu_scan_offsets", job.options);
+  const Kernel apply_kernel =
+      algo::library_kernel(queue, "scan.cl", "xgpu_scan_apply_striped", job.options);
+  const DeviceInfo& info = queue.device().info();
+
+  // The same group size for the sums and the apply: each group's range is whole tiles of it.
+  std::size_t group = algo::work_group_size(apply_kernel, algo::work_group_size(sums_kernel, 256));
+  const std::uint64_t free_local = std::min(ext::free_local_memory(apply_kernel, info),
+                                            ext::free_local_memory(sums_kernel, info));
+  while (group > 1 && group * (kTilePerItem + 1) * sizeof(Sum) > free_local) group /= 2;
+  const std::size_t tile = group * kTilePerItem;
+  const std::size_t tiles = ceil_div(job.n, tile);
+  const std::size_t units = std::max<std::uint32_t>(info.compute_units, 1);
+  const std::size_t per_group = ceil_div(tiles, std::min(tiles, units * kGpuGroupsPerUnit)) * tile;
+  const std::size_t groups = ceil_div(job.n, per_group);
+
+  std::size_t offsets_group = algo::power_of_two_work_group(offsets_kernel, 1024);
+  const std::uint64_t offsets_local = ext::free_local_memory(offsets_kernel, info);
+  while (offsets_group > 1 &&
+         (offsets_group * sizeof(Sum) > offsets_local || offsets_group > groups))
+    offsets_group /= 2;
+
+  Buffer<Sum> partials = scratch_buffer<Sum>(queue, groups, false);
+  const unsigned count = static_cast<unsigned>(job.n), range = static_cast<unsigned>(per_group);
+  const Range global{groups * group}, local{group};
+  queue.launch(sums_kernel, global, local, count, range, in, partials, Local<Sum>(group));
+  queue.launch(offsets_kernel, Range{offsets_group}, Range{offsets_group},
+               static_cast<unsigned>(groups), as_sum<T>(init), partials, Local<Sum>(offsets_group));
+  return queue.launch(apply_kernel, global, local, count, range, unsigned{job.inclusive}, in, out,
+                      partials, Local<Sum>(tile), Local<Sum>(group));
+}
+
 template <class T>
 Event single_pass(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> init,
                   const ScanJob& job, const char* call) {
@@ -173,7 +221,11 @@ Event scan(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> 
   job.n = in.size();
   job.width = vector_width(queue.device());
   job.inclusive = inclusive;
-  job.options = build_options(algo::Element<T>::options, queue.device());
+  job.options = build_options(algo::Element<T>::options, queue.device()) +
+                " -DXGPU_SCAN_TILE_PER_ITEM=" + std::to_string(kTilePerItem);
+  // The GPU layout has one method, three launches over striped tiles.
+  if (algo::layout_for(queue.device().info(), "XGPU_SCAN_SHAPE", call) == algo::Layout::gpu)
+    return striped(queue, in, out, init, job);
   // The single pass reads other tiles' input (see scan.cl): not while they are overwritten.
   const bool in_place = ext::same_buffer(in, out);
   if (method == ScanMethod::automatic)
