@@ -6,6 +6,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
+#include <ctime>
 #include <string>
 #include <xgpu/xgpu.hpp>
 
@@ -140,6 +141,24 @@ double back_to_back(int count, Launch&& launch, Finish&& finish) {
   return seconds_since(started) * 1e9 / count;
 }
 
+// Nanoseconds of the calling thread's own CPU time per launch, over `count` launches (the
+// finish after them is not counted). On a shared machine the wall clock of a launch mostly
+// measures who else had the core (medians of 2.5-16 us for a launch whose fastest round is
+// 1.1-1.6 us, on 2 cores at load 5-7); the thread's CPU time leaves that out.
+template <class Launch, class Finish>
+double thread_cpu_per_launch(int count, Launch&& launch, Finish&& finish) {
+  auto cpu_now = [] {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) * 1e9 + static_cast<double>(now.tv_nsec);
+  };
+  const double started = cpu_now();
+  for (int i = 0; i < count; ++i) launch(i);
+  const double spent = cpu_now() - started;
+  finish();
+  return spent / count;
+}
+
 // Appends the microseconds of each of `count` launch + finish pairs.
 template <class Launch, class Finish>
 void latency(int count, Samples& samples, Launch&& launch, Finish&& finish) {
@@ -201,7 +220,7 @@ void bench_dispatch(const Device& device, const BenchOptions& options,
   back_to_back(per_round, raw_eight, raw_finish);
 
   Samples b2b_xgpu, b2b_submit, b2b_raw, b2b_raw_event, lat_xgpu, lat_raw, args_xgpu, args_submit,
-      args_raw;
+      args_raw, cpu_raw, cpu_submit, cpu_args_raw, cpu_args_submit;
   for (int round = 0; round < rounds; ++round) {
     b2b_xgpu.values.push_back(back_to_back(per_round, xgpu_empty, xgpu_finish));
     b2b_raw_event.values.push_back(back_to_back(per_round, raw_empty_event, raw_finish));
@@ -212,6 +231,11 @@ void bench_dispatch(const Device& device, const BenchOptions& options,
     args_xgpu.values.push_back(back_to_back(per_round, xgpu_eight, xgpu_finish));
     args_submit.values.push_back(back_to_back(per_round, xgpu_eight_submit, xgpu_finish));
     args_raw.values.push_back(back_to_back(per_round, raw_eight, raw_finish));
+    cpu_submit.values.push_back(thread_cpu_per_launch(per_round, xgpu_empty_submit, xgpu_finish));
+    cpu_raw.values.push_back(thread_cpu_per_launch(per_round, raw_empty, raw_finish));
+    cpu_args_submit.values.push_back(
+        thread_cpu_per_launch(per_round, xgpu_eight_submit, xgpu_finish));
+    cpu_args_raw.values.push_back(thread_cpu_per_launch(per_round, raw_eight, raw_finish));
   }
 
   const std::string s = "dispatch";
@@ -244,8 +268,18 @@ void bench_dispatch(const Device& device, const BenchOptions& options,
   bench::compare_with(a_xgpu, a_raw, 0, true);
   Figure a_submit = bench::make_figure(s, "8-argument launch, xgpu submit", "ns", args_submit);
   bench::compare_with(a_submit, a_raw, kTarget, true);
+  Figure c_raw = bench::make_figure(s, "empty launch, launching thread's CPU, raw", "ns", cpu_raw);
+  Figure c_submit =
+      bench::make_figure(s, "empty launch, launching thread's CPU, xgpu submit", "ns", cpu_submit);
+  bench::compare_with(c_submit, c_raw, kTarget, true);
+  c_submit.note = "CPU time of the launching thread only: robust to other load on the machine";
+  Figure ca_raw =
+      bench::make_figure(s, "8-argument launch, launching thread's CPU, raw", "ns", cpu_args_raw);
+  Figure ca_submit = bench::make_figure(s, "8-argument launch, launching thread's CPU, xgpu submit",
+                                        "ns", cpu_args_submit);
+  bench::compare_with(ca_submit, ca_raw, kTarget, true);
   for (Figure* f : {&f_raw, &f_xgpu, &b_raw, &b_event, &b_xgpu, &b_submit, &l_raw, &l_xgpu, &a_raw,
-                    &a_xgpu, &a_submit}) {
+                    &a_xgpu, &a_submit, &c_raw, &c_submit, &ca_raw, &ca_submit}) {
     figures.push_back(std::move(*f));
   }
 }

@@ -175,8 +175,11 @@ typedef struct xgpu_kernel_arg_v1 {
   xgpu_buffer buffer;
 } xgpu_kernel_arg_v1;
 
-/* Flags of kernel_launch_with_args(). */
-#define XGPU_LAUNCH_NEW_SHAPE 1u /* the kernel's first launch with this work-group shape */
+/* Flags of kernel_launch_with_args(). XGPU_LAUNCH_NEW_SHAPE: the first launch of this kernel
+ * object with this shape (dimensions, work-group size or none, the global size when there is
+ * none, an offset or none), or a launch the core no longer tells apart; a driver that
+ * compiles per shape may compile in this launch, never in one without the flag. */
+#define XGPU_LAUNCH_NEW_SHAPE 1u
 
 /* Properties for kernel_limit(). */
 enum {
