@@ -149,17 +149,14 @@ xgpu_status kernel_launch(xgpu_queue queue, xgpu_kernel kernel, uint32_t dimensi
 
 // One guard and one lock for the whole launch: the per-argument entries above each cross the
 // ABI under their own guard, which cost more than clSetKernelArg itself on PoCL. A refused
-// argument is named by its index, for the core's message. The compile lock of
-// serialize_compiles only for a launch that may compile (XGPU_LAUNCH_NEW_SHAPE): taking it
-// cost ~80 of PoCL's ~3,000 instructions per empty launch (callgrind).
+// argument is named by its index, for the core's message.
 xgpu_status kernel_launch_with_args(xgpu_queue queue, xgpu_kernel kernel, uint32_t arg_count,
                                     const xgpu_kernel_arg_v1* args, uint32_t dimensions,
                                     const size_t* global_offset, const size_t* global_size,
-                                    const size_t* local_size, uint32_t flags,
+                                    const size_t* local_size, uint32_t /*flags*/,
                                     const xgpu_wait_v1* wait, xgpu_event* event,
                                     uint32_t* failed_arg) {
-  return guard_on(queue, [&] {
-    SerializedCompile serialized((flags & XGPU_LAUNCH_NEW_SHAPE) != 0 ? queue : nullptr);
+  return guard_compiling(queue, [&] {
     if ((args == nullptr && arg_count != 0) || failed_arg == nullptr) {
       fail(XGPU_STATUS_INVALID_VALUE, "kernel_launch_with_args: NULL args or failed_arg");
     }

@@ -134,28 +134,6 @@ bool note_shape(detail::KernelState& state, const Launch& launch) {
   return state.program->ticket->add_variant(variant);
 }
 
-// Whether the driver may compile for this launch (XGPU_LAUNCH_NEW_SHAPE): PoCL builds one
-// work-group function per kernel, work-group size (its own choice, from the global size, when
-// the launch gives none) and offset or none, at the first launch of each. Past kMaxShapes
-// shapes of one kernel, every launch counts as new: slower (the module takes its compile
-// lock), never wrong. Under the kernel's lock.
-bool may_compile(detail::KernelState& state, const Launch& launch) {
-  constexpr std::size_t kMaxShapes = 16;
-  std::array<std::size_t, 8> shape{launch.global().dims,     0, 0, 0, 0, 0, 0,
-                                   launch.offset() ? 1u : 0u};
-  for (unsigned d = 0; d < 3; ++d) {
-    if (launch.local())
-      shape[1 + d] = launch.local()->size[d];
-    else
-      shape[4 + d] = launch.global().size[d];
-  }
-  for (const auto& seen : state.compiled_shapes) {
-    if (seen == shape) return false;
-  }
-  if (state.compiled_shapes.size() < kMaxShapes) state.compiled_shapes.push_back(shape);
-  return true;
-}
-
 }  // namespace
 
 namespace {
@@ -258,12 +236,11 @@ xgpu_status launch_argument_by_argument(const detail::Module& module, const RawL
 xgpu_status launch_in_one_call(const detail::Module& module, const RawLaunch& raw,
                                const Range& global, const detail::KernelState& state,
                                const detail::KernelArg* given, const xgpu_kernel_arg_v1* args,
-                               std::uint32_t count, std::uint32_t flags,
-                               const detail::DeviceRecord* record) {
+                               std::uint32_t count, const detail::DeviceRecord* record) {
   std::uint32_t failed = count;
   xgpu_status status = module.table->kernel_launch_with_args(
-      raw.queue, raw.kernel, count, args, global.dims, raw.offset, global.size.data(), raw.local,
-      flags, raw.wait, raw.event, &failed);
+      raw.queue, raw.kernel, count, args, global.dims, raw.offset, global.size.data(), raw.local, 0,
+      raw.wait, raw.event, &failed);
   if (status != XGPU_STATUS_SUCCESS && failed < count)
     refused_argument(state, failed, given[failed], args[failed], module, status, record);
   return status;
@@ -331,7 +308,6 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
     xgpu_status status =
         module.has(&xgpu_backend_v1::kernel_launch_with_args)
             ? launch_in_one_call(module, raw, launch.global(), state, args, space.args, arg_count,
-                                 may_compile(state, launch) ? XGPU_LAUNCH_NEW_SHAPE : 0u,
                                  context.record)
             : launch_argument_by_argument(module, raw, launch.global(), state, args, space.args,
                                           arg_count, context.record);

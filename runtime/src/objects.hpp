@@ -75,8 +75,6 @@ struct KernelState {
   ArgPattern checked_args;  ///< under launch_mutex: the arguments the last launch checked
   /// Work-group sizes launched so far (under launch_mutex), to tell the cache of new ones.
   std::vector<std::array<std::size_t, 4>> launched_shapes;
-  /// Shapes launched so far as XGPU_LAUNCH_NEW_SHAPE counts them (under launch_mutex).
-  std::vector<std::array<std::size_t, 8>> compiled_shapes;
 };
 
 /// Turns the driver's type name into pointer / element / lanes.

@@ -175,12 +175,6 @@ typedef struct xgpu_kernel_arg_v1 {
   xgpu_buffer buffer;
 } xgpu_kernel_arg_v1;
 
-/* Flags of kernel_launch_with_args(). XGPU_LAUNCH_NEW_SHAPE: the first launch of this kernel
- * object with this shape (dimensions, work-group size or none, the global size when there is
- * none, an offset or none), or a launch the core no longer tells apart; a driver that
- * compiles per shape may compile in this launch, never in one without the flag. */
-#define XGPU_LAUNCH_NEW_SHAPE 1u
-
 /* Properties for kernel_limit(). */
 enum {
   XGPU_KERNEL_MAX_WORK_GROUP_SIZE = 1, /* items per work-group this kernel allows */
@@ -302,8 +296,8 @@ typedef struct xgpu_backend_v1 {
   /* Sets every argument of `kernel` (args[i] is argument i) and enqueues it, in one call: what
    * kernel_set_arg*() then kernel_launch() do, without a crossing per argument. `event` may be
    * NULL (the caller keeps no event). When an argument is refused, *failed_arg is its index
-   * and nothing is enqueued; when the enqueue fails, *failed_arg is arg_count. `flags`:
-   * XGPU_LAUNCH_* bits. Added after blas_gemm: the core falls back to the per-argument calls
+   * and nothing is enqueued; when the enqueue fails, *failed_arg is arg_count. `flags`: none
+   * defined yet, pass 0. Added after blas_gemm: the core falls back to the per-argument calls
    * when a module's table ends before it or leaves it NULL. */
   xgpu_status (*kernel_launch_with_args)(xgpu_queue queue, xgpu_kernel kernel, uint32_t arg_count,
                                          const xgpu_kernel_arg_v1* args, uint32_t dimensions,
