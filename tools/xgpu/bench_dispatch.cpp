@@ -144,7 +144,9 @@ double back_to_back(int count, Launch&& launch, Finish&& finish) {
 // Nanoseconds of the calling thread's own CPU time per launch, over `count` launches (the
 // finish after them is not counted). On a shared machine the wall clock of a launch mostly
 // measures who else had the core (medians of 2.5-16 us for a launch whose fastest round is
-// 1.1-1.6 us, on 2 cores at load 5-7); the thread's CPU time leaves that out.
+// 1.1-1.6 us, on 2 cores at load 5-7); the thread's CPU time leaves the time off the core out,
+// though not the caches and core shared with others (its medians still spread 1.0x-1.6x
+// there; callgrind's instruction counts are what repeat, see docs/BENCHMARKS.md).
 template <class Launch, class Finish>
 double thread_cpu_per_launch(int count, Launch&& launch, Finish&& finish) {
   auto cpu_now = [] {
@@ -272,7 +274,9 @@ void bench_dispatch(const Device& device, const BenchOptions& options,
   Figure c_submit =
       bench::make_figure(s, "empty launch, launching thread's CPU, xgpu submit", "ns", cpu_submit);
   bench::compare_with(c_submit, c_raw, kTarget, true);
-  c_submit.note = "CPU time of the launching thread only: robust to other load on the machine";
+  c_submit.note =
+      "CPU time of the launching thread only: leaves out time off the core, not the "
+      "cache and core it shares";
   Figure ca_raw =
       bench::make_figure(s, "8-argument launch, launching thread's CPU, raw", "ns", cpu_args_raw);
   Figure ca_submit = bench::make_figure(s, "8-argument launch, launching thread's CPU, xgpu submit",
