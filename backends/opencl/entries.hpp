@@ -75,6 +75,12 @@ xgpu_status kernel_launch(xgpu_queue queue, xgpu_kernel kernel, uint32_t dimensi
                           const size_t* local_size, const xgpu_wait_v1* wait, xgpu_event* event);
 xgpu_status kernel_limit(xgpu_kernel kernel, xgpu_device device, uint32_t property,
                          uint64_t* value);
+xgpu_status kernel_launch_with_args(xgpu_queue queue, xgpu_kernel kernel, uint32_t arg_count,
+                                    const xgpu_kernel_arg_v1* args, uint32_t dimensions,
+                                    const size_t* global_offset, const size_t* global_size,
+                                    const size_t* local_size, uint32_t flags,
+                                    const xgpu_wait_v1* wait, xgpu_event* event,
+                                    uint32_t* failed_arg);
 
 // blas_gemm.cpp
 xgpu_status blas_gemm(xgpu_queue queue, const xgpu_gemm_v1* gemm, const xgpu_wait_v1* wait,

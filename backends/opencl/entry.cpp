@@ -50,6 +50,7 @@ xgpu_backend_v1 make_table() {
   t.native_handle = native_handle;
   t.kernel_limit = kernel_limit;
   t.blas_gemm = blas_gemm;
+  t.kernel_launch_with_args = kernel_launch_with_args;
   return t;
 }
 

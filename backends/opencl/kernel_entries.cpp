@@ -147,6 +147,46 @@ xgpu_status kernel_launch(xgpu_queue queue, xgpu_kernel kernel, uint32_t dimensi
   });
 }
 
+// One guard and one lock for the whole launch: the per-argument entries above each cross the
+// ABI under their own guard, which cost more than clSetKernelArg itself on PoCL. A refused
+// argument is named by its index, for the core's message.
+xgpu_status kernel_launch_with_args(xgpu_queue queue, xgpu_kernel kernel, uint32_t arg_count,
+                                    const xgpu_kernel_arg_v1* args, uint32_t dimensions,
+                                    const size_t* global_offset, const size_t* global_size,
+                                    const size_t* local_size, uint32_t /*flags*/,
+                                    const xgpu_wait_v1* wait, xgpu_event* event,
+                                    uint32_t* failed_arg) {
+  return guard_compiling(queue, [&] {
+    if ((args == nullptr && arg_count != 0) || failed_arg == nullptr) {
+      fail(XGPU_STATUS_INVALID_VALUE, "kernel_launch_with_args: NULL args or failed_arg");
+    }
+    *failed_arg = arg_count;
+    cl_kernel cl_kernel_handle = cl_kern(kernel);
+    for (uint32_t i = 0; i < arg_count; ++i) {
+      const xgpu_kernel_arg_v1& arg = args[i];
+      cl_int status;
+      if (arg.kind == XGPU_KERNEL_ARG_BUFFER) {
+        auto mem = reinterpret_cast<cl_mem>(arg.buffer);
+        status = clSetKernelArg(cl_kernel_handle, i, sizeof(mem), &mem);
+      } else {
+        const void* value = arg.kind == XGPU_KERNEL_ARG_LOCAL ? nullptr : arg.value;
+        status = clSetKernelArg(cl_kernel_handle, i, arg.size, value);
+      }
+      if (status != CL_SUCCESS) {
+        *failed_arg = i;
+        check_arg(status, "clSetKernelArg", i);
+      }
+    }
+    WaitList list(wait, event);
+    check(clEnqueueNDRangeKernel(reinterpret_cast<cl_command_queue>(queue), cl_kernel_handle,
+                                 dimensions, global_offset, global_size, local_size, list.count,
+                                 list.events, list.event_out),
+          "clEnqueueNDRangeKernel");
+    hold_queue_for_event(reinterpret_cast<cl_command_queue>(queue), list.event_out);
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
 }  // namespace xgpu::opencl
 
 namespace xgpu::opencl {

@@ -2,6 +2,7 @@
 // then arguments are set and the kernel enqueued under the kernel's lock.
 #include <array>
 #include <string>
+#include <vector>
 
 #include "signature.hpp"
 #include "xgpu/queue.hpp"
@@ -99,7 +100,7 @@ void check_local_memory(const Kernel& kernel, const KernelLimits& limits, std::u
 // struct's size, so only the driver can tell). Named like the core's own argument errors,
 // with the driver's word; nothing has been enqueued yet.
 [[noreturn]] void refused_value(const detail::KernelState& state, std::size_t index,
-                                const detail::PreparedArg& arg, const detail::Module& module,
+                                const xgpu_kernel_arg_v1& arg, const detail::Module& module,
                                 xgpu_status status) {
   const detail::Parameter* parameter = state.signature_known ? &state.parameters[index] : nullptr;
   std::string why = module.last_error();
@@ -135,8 +136,121 @@ bool note_shape(detail::KernelState& state, const Launch& launch) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::size_t kInlineArgs = 16;  // a launch with more arguments allocates
+constexpr std::size_t kInlineWaits = 8;  // likewise for events to wait for
+
+// Room for the module's view of a launch's arguments, on the stack unless there are many.
+struct ArgSpace {
+  explicit ArgSpace(std::size_t count) {
+    if (count > kInlineArgs) {
+      many_args.resize(count);
+      many_converted.resize(count);
+    }
+    args = count > kInlineArgs ? many_args.data() : inline_args.data();
+    converted = count > kInlineArgs ? many_converted.data() : inline_converted.data();
+  }
+  xgpu_kernel_arg_v1* args;
+  std::uint64_t* converted;  ///< storage for integers converted to the parameter's type
+
+ private:
+  std::array<xgpu_kernel_arg_v1, kInlineArgs> inline_args;
+  std::array<std::uint64_t, kInlineArgs> inline_converted;
+  std::vector<xgpu_kernel_arg_v1> many_args;
+  std::vector<std::uint64_t> many_converted;
+};
+
+// Checks and prepares every argument, in order, so that the first wrong one is reported.
+// The checks against the signature run only when the arguments' pattern differs from the
+// last one that passed, and for an argument whose check depends on its value. Under the
+// kernel's lock (the pattern is per kernel).
+void prepare_arguments(detail::KernelState& state, const detail::KernelArg* args, std::size_t count,
+                       const void* types, const void* context, ArgSpace& space) {
+  detail::ArgPattern& pattern = state.checked_args;
+  if (pattern.matches(types) || pattern.matches(args, count, types)) {
+    for (std::size_t i = 0; i < count; ++i) {
+      detail::prepare_value(state, i, args[i], context, space.args[i]);
+      if (pattern.converts(i))
+        detail::check_against_signature(state, i, args[i], space.args[i], space.converted[i]);
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < count; ++i)
+    detail::prepare_argument(state, i, args[i], context, space.args[i], space.converted[i]);
+  // Every check passed: remember the pattern, and which arguments were converted.
+  pattern.record(args, count, types);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (space.args[i].value == &space.converted[i]) pattern.mark_converted(i);
+  }
+}
+
+[[noreturn]] void refused_argument(const detail::KernelState& state, std::uint32_t index,
+                                   const detail::KernelArg& given, const xgpu_kernel_arg_v1& arg,
+                                   const detail::Module& module, xgpu_status status,
+                                   const detail::DeviceRecord* record) {
+  if (given.kind == detail::ArgKind::bytes) refused_value(state, index, arg, module, status);
+  std::string name = state.signature_known ? " (" + state.parameters[index].name + ")" : "";
+  detail::throw_backend_error(
+      module, status,
+      "setting argument " + std::to_string(index) + name + " of kernel '" + state.name + "'",
+      record);
+}
+
+struct RawLaunch {
+  xgpu_queue queue;
+  xgpu_kernel kernel;
+  const std::size_t* offset;
+  const std::size_t* local;
+  const xgpu_wait_v1* wait;
+  xgpu_event* event;
+};
+
+// Modules that predate kernel_launch_with_args: one ABI call per argument, then the launch.
+xgpu_status launch_argument_by_argument(const detail::Module& module, const RawLaunch& raw,
+                                        const Range& global, const detail::KernelState& state,
+                                        const detail::KernelArg* given,
+                                        const xgpu_kernel_arg_v1* args, std::uint32_t count,
+                                        const detail::DeviceRecord* record) {
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const xgpu_kernel_arg_v1& arg = args[i];
+    xgpu_status status;
+    switch (arg.kind) {
+      case XGPU_KERNEL_ARG_BUFFER:
+        status = module.table->kernel_set_arg_buffer(raw.kernel, i, arg.buffer);
+        break;
+      case XGPU_KERNEL_ARG_LOCAL:
+        status = module.table->kernel_set_arg_local(raw.kernel, i, arg.size);
+        break;
+      default:
+        status = module.table->kernel_set_arg(raw.kernel, i, arg.size, arg.value);
+    }
+    if (status != XGPU_STATUS_SUCCESS)
+      refused_argument(state, i, given[i], arg, module, status, record);
+  }
+  return module.table->kernel_launch(raw.queue, raw.kernel, global.dims, raw.offset,
+                                     global.size.data(), raw.local, raw.wait, raw.event);
+}
+
+// One ABI call for the arguments and the launch; the module names a refused argument.
+xgpu_status launch_in_one_call(const detail::Module& module, const RawLaunch& raw,
+                               const Range& global, const detail::KernelState& state,
+                               const detail::KernelArg* given, const xgpu_kernel_arg_v1* args,
+                               std::uint32_t count, const detail::DeviceRecord* record) {
+  std::uint32_t failed = count;
+  xgpu_status status = module.table->kernel_launch_with_args(
+      raw.queue, raw.kernel, count, args, global.dims, raw.offset, global.size.data(), raw.local, 0,
+      raw.wait, raw.event, &failed);
+  if (status != XGPU_STATUS_SUCCESS && failed < count)
+    refused_argument(state, failed, given[failed], args[failed], module, status, record);
+  return status;
+}
+
+}  // namespace
+
 Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
-                              const detail::KernelArg* args, std::size_t count) {
+                              const detail::KernelArg* args, std::size_t count, const void* types,
+                              bool keep_event) {
   auto& state = const_cast<detail::KernelState&>(detail::state_of(kernel.state(), "Kernel"));
   if (!*this) throw Error(Errc::invalid_handle, "launch on an empty Queue", "Queue::launch");
   const auto& context = *context_.state();
@@ -153,67 +267,56 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
   }
   const DeviceInfo& device = context.record->info;
   check_ranges(kernel, launch, device, state.limits, state.program->options);
-  constexpr std::size_t kInline = 16;
-  std::array<detail::PreparedArg, kInline> inline_args;
-  std::vector<detail::PreparedArg> many_args(count > kInline ? count : 0);
-  detail::PreparedArg* prepared = count > kInline ? many_args.data() : inline_args.data();
-  std::uint64_t local_arguments = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    detail::prepare_argument(state, i, args[i], context.handle.get(), prepared[i]);
-    if (prepared[i].kind == detail::ArgKind::local) local_arguments += prepared[i].size;
-  }
-  if (local_arguments != 0 || state.limits.local_memory != 0)
-    check_local_memory(kernel, state.limits, local_arguments, device);
-  const Range& global = launch.global();
-  if (global.total() == 0) return Event();  // nothing to run, as for an empty buffer
 
-  std::vector<xgpu_event> wait;
-  for (const Event& event : launch.wait_list()) {
-    if (event) wait.push_back(static_cast<xgpu_event>(event.raw()));
+  std::array<xgpu_event, kInlineWaits> inline_wait;
+  std::vector<xgpu_event> many_wait;
+  const std::vector<Event>& events = launch.wait_list();
+  if (events.size() > kInlineWaits) many_wait.resize(events.size());
+  xgpu_event* wait = events.size() > kInlineWaits ? many_wait.data() : inline_wait.data();
+  std::uint32_t waits = 0;
+  for (const Event& event : events) {
+    if (event) wait[waits++] = static_cast<xgpu_event>(event.raw());
   }
-  xgpu_wait_v1 wait_list{wait.data(), static_cast<std::uint32_t>(wait.size())};
+  const xgpu_wait_v1 wait_list{wait, waits};
 
   const detail::Module& module = context.module();
-  auto raw_kernel = static_cast<xgpu_kernel>(state.handle.get());
   xgpu_event event = nullptr;
+  RawLaunch raw{static_cast<xgpu_queue>(handle_.get()),
+                static_cast<xgpu_kernel>(state.handle.get()),
+                launch.offset() ? launch.offset()->size.data() : nullptr,
+                launch.local() ? launch.local()->size.data() : nullptr,
+                waits == 0 ? nullptr : &wait_list,
+                nullptr};
+  ArgSpace space(count);
   bool new_variant = false;
   {
     std::lock_guard<std::mutex> lock(state.launch_mutex);
-    if (state.program->ticket) new_variant = note_shape(state, launch);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      const detail::PreparedArg& arg = prepared[i];
-      xgpu_status status;
-      switch (arg.kind) {
-        case detail::ArgKind::buffer:
-        case detail::ArgKind::null_buffer:
-          status = module.table->kernel_set_arg_buffer(raw_kernel, i,
-                                                       static_cast<xgpu_buffer>(arg.buffer));
-          break;
-        case detail::ArgKind::local:
-          status = module.table->kernel_set_arg_local(raw_kernel, i, arg.size);
-          break;
-        default:
-          status = module.table->kernel_set_arg(raw_kernel, i, arg.size, arg.value);
-      }
-      if (status != XGPU_STATUS_SUCCESS) {
-        if (arg.kind == detail::ArgKind::bytes) refused_value(state, i, arg, module, status);
-        std::string name = state.signature_known ? " (" + state.parameters[i].name + ")" : "";
-        detail::throw_backend_error(
-            module, status,
-            "setting argument " + std::to_string(i) + name + " of kernel '" + state.name + "'",
-            context.record);
-      }
+    prepare_arguments(state, args, count, types, context.handle.get(), space);
+    std::uint64_t local_arguments = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (space.args[i].kind == XGPU_KERNEL_ARG_LOCAL) local_arguments += space.args[i].size;
     }
-    const std::size_t* offset = launch.offset() ? launch.offset()->size.data() : nullptr;
-    const std::size_t* local = launch.local() ? launch.local()->size.data() : nullptr;
-    xgpu_status status = module.table->kernel_launch(
-        static_cast<xgpu_queue>(handle_.get()), raw_kernel, global.dims, offset, global.size.data(),
-        local, wait.empty() ? nullptr : &wait_list, &event);
+    if (local_arguments != 0 || state.limits.local_memory != 0)
+      check_local_memory(kernel, state.limits, local_arguments, device);
+    if (launch.global().total() == 0) return Event();  // nothing to run, as for an empty buffer
+
+    if (state.program->ticket) new_variant = note_shape(state, launch);
+    // The cache needs the event of a launch with a new shape, to save after it; otherwise the
+    // driver is asked for one only when the caller keeps it.
+    raw.event = keep_event || new_variant ? &event : nullptr;
+    const auto arg_count = static_cast<std::uint32_t>(count);
+    xgpu_status status =
+        module.has(&xgpu_backend_v1::kernel_launch_with_args)
+            ? launch_in_one_call(module, raw, launch.global(), state, args, space.args, arg_count,
+                                 context.record)
+            : launch_argument_by_argument(module, raw, launch.global(), state, args, space.args,
+                                          arg_count, context.record);
     if (status != XGPU_STATUS_SUCCESS) {
       detail::throw_backend_error(module, status, "launching kernel '" + state.name + "'",
                                   context.record);
     }
   }
+  if (event == nullptr) return Event();
   Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), "kernel",
              kernel.state());
   // The cached binary lacks this launch's code (PoCL compiles per work-group size at the
@@ -221,7 +324,8 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
   if (new_variant) {
     detail::KernelCache::instance().schedule(state.program->ticket, done, kSaveLaunchedAfter);
   }
-  return done;
+  if (!keep_event) return Event();
+  return done;  // moved: a copy would cost the driver a retain and a release
 }
 
 }  // namespace xgpu

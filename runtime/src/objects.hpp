@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "arg_pattern.hpp"
 #include "cache/kernel_cache.hpp"
 #include "registry.hpp"
 #include "xgpu/context.hpp"
@@ -71,6 +72,7 @@ struct KernelState {
   std::vector<Parameter> parameters;
   KernelLimits limits;
   std::mutex launch_mutex;  ///< arguments are per-kernel state: set and enqueue atomically
+  ArgPattern checked_args;  ///< under launch_mutex: the arguments the last launch checked
   /// Work-group sizes launched so far (under launch_mutex), to tell the cache of new ones.
   std::vector<std::array<std::size_t, 4>> launched_shapes;
 };

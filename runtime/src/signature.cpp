@@ -127,7 +127,7 @@ bool convert_integer(const KernelArg& arg, const ScalarType& target, std::uint64
 }
 
 void prepare_scalar(const KernelState& kernel, std::size_t index, const Parameter& parameter,
-                    const KernelArg& arg, PreparedArg& out) {
+                    const KernelArg& arg, xgpu_kernel_arg_v1& out, std::uint64_t& converted) {
   if (arg.kind != ArgKind::scalar) {
     mismatch(kernel, index,
              "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg));
@@ -164,12 +164,12 @@ void prepare_scalar(const KernelState& kernel, std::size_t index, const Paramete
              "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg) + hint);
   }
   std::string value_text;
-  if (!convert_integer(arg, *target, out.converted, value_text)) {
+  if (!convert_integer(arg, *target, converted, value_text)) {
     mismatch(kernel, index,
              "expects " + describe_parameter(parameter) + ", and the value " + value_text +
                  " does not fit it");
   }
-  out.value = &out.converted;
+  out.value = &converted;
   out.size = target->size;
 }
 
@@ -274,35 +274,30 @@ std::vector<Parameter> read_parameters(const Module& module, xgpu_kernel kernel,
   return parameters;
 }
 
-void prepare_argument(const KernelState& kernel, std::size_t index, const KernelArg& arg,
-                      const void* context, PreparedArg& out) {
-  out.kind = arg.kind;
-  out.value = arg.value;
-  out.size = arg.size;
-  // Messages are composed only on failure: this runs for every argument of every launch.
+void bad_value(const KernelState& kernel, std::size_t index, const KernelArg& arg,
+               const void* context) {
   auto name = [&] {
     return index < kernel.parameters.size() ? " (" + kernel.parameters[index].name + ")"
                                             : std::string();
   };
-  if (arg.buffer) {
-    if (!arg.buffer->context) {
-      throw Error(Errc::invalid_handle,
-                  "kernel '" + kernel.name + "' argument " + std::to_string(index) + name() +
-                      ": the buffer is empty (default-constructed or moved-from)",
-                  "Queue::launch");
-    }
-    if (arg.buffer->context != context) {
-      throw Error(Errc::context_mismatch,
-                  "kernel '" + kernel.name + "' argument " + std::to_string(index) + name() +
-                      ": the buffer belongs to another context than "
-                      "the queue's",
-                  "Queue::launch");
-    }
-    out.buffer = arg.buffer->handle.get();
+  if (arg.buffer && !arg.buffer->context) {
+    throw Error(Errc::invalid_handle,
+                "kernel '" + kernel.name + "' argument " + std::to_string(index) + name() +
+                    ": the buffer is empty (default-constructed or moved-from)",
+                "Queue::launch");
   }
-  if (arg.kind == ArgKind::local && arg.size == 0) {
-    mismatch(kernel, index, "local memory of 0 bytes is not allowed");
+  if (arg.buffer && arg.buffer->context != context) {
+    throw Error(Errc::context_mismatch,
+                "kernel '" + kernel.name + "' argument " + std::to_string(index) + name() +
+                    ": the buffer belongs to another context than "
+                    "the queue's",
+                "Queue::launch");
   }
+  mismatch(kernel, index, "local memory of 0 bytes is not allowed");
+}
+
+void check_against_signature(const KernelState& kernel, std::size_t index, const KernelArg& arg,
+                             xgpu_kernel_arg_v1& out, std::uint64_t& converted) {
   if (!kernel.signature_known) return;  // the driver will check sizes itself
 
   const Parameter& parameter = kernel.parameters[index];
@@ -325,7 +320,8 @@ void prepare_argument(const KernelState& kernel, std::size_t index, const Kernel
       }
       return;
     default:
-      if (!parameter.element.empty()) return prepare_scalar(kernel, index, parameter, arg, out);
+      if (!parameter.element.empty())
+        return prepare_scalar(kernel, index, parameter, arg, out, converted);
       if (arg.kind != ArgKind::bytes && arg.kind != ArgKind::scalar) {
         mismatch(kernel, index,
                  "expects " + describe_parameter(parameter) + ", got " + describe_argument(arg));

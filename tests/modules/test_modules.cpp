@@ -202,3 +202,28 @@ TEST_CASE("a work-group over the kernel's maximum, below the device's", "[.stub_
   queue.launch(scale, xgpu::Range{64}, xgpu::Range{32}, data);
   CHECK(queue.read(data) == std::vector<int>(64, 2));
 }
+
+// The stub device module's table ends before kernel_launch_with_args, as a module built before
+// it does: the core must set the arguments one call at a time before each launch. The stub's
+// launch consumes its argument, so a launch without its per-argument call fails.
+TEST_CASE("a module without the one-call launch gets its arguments one by one", "[.stub_device]") {
+  xgpu::Context context(stub_device());
+  xgpu::Queue queue = context.queue();
+  xgpu::Buffer<int> first = context.alloc<int>(8), second = context.alloc<int>(8);
+  queue.fill(first, 1);
+  queue.fill(second, 10);
+  xgpu::Kernel scale =
+      context.build({"scale.cl", "kernel void scale(global int* data) {}"}).kernel("scale");
+  for (int round = 0; round < 2; ++round) {
+    queue.launch(scale, xgpu::Range{8}, first).wait();
+    queue.submit(scale, xgpu::Range{8}, second);
+    queue.submit(scale, xgpu::Range{8}, second);
+  }
+  queue.finish();
+  CHECK(queue.read(first) == std::vector<int>(8, 4));
+  CHECK(queue.read(second) == std::vector<int>(8, 160));
+  // The core's checks come first, whichever way the module is called.
+  xgpu::Buffer<float> floats = context.alloc<float>(8);
+  check_error(capture_error([&] { queue.launch(scale, xgpu::Range{8}, floats); }),
+              xgpu::Errc::argument_type, {"scale", "argument 0", "Buffer<float>"});
+}

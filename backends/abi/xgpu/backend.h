@@ -162,6 +162,19 @@ typedef struct xgpu_wait_v1 {
   uint32_t count;
 } xgpu_wait_v1;
 
+/* One kernel argument for kernel_launch_with_args(), in the argument's position. */
+enum {
+  XGPU_KERNEL_ARG_VALUE = 1,  /* `size` bytes at `value` */
+  XGPU_KERNEL_ARG_BUFFER = 2, /* `buffer` (NULL allowed: a NULL pointer in the kernel) */
+  XGPU_KERNEL_ARG_LOCAL = 3   /* `size` bytes of local memory; `value` unused */
+};
+typedef struct xgpu_kernel_arg_v1 {
+  uint32_t kind; /* XGPU_KERNEL_ARG_* */
+  size_t size;
+  const void* value;
+  xgpu_buffer buffer;
+} xgpu_kernel_arg_v1;
+
 /* Properties for kernel_limit(). */
 enum {
   XGPU_KERNEL_MAX_WORK_GROUP_SIZE = 1, /* items per work-group this kernel allows */
@@ -280,6 +293,18 @@ typedef struct xgpu_backend_v1 {
    * XGPU_STATUS_UNSUPPORTED when the module has no such library at run time. */
   xgpu_status (*blas_gemm)(xgpu_queue queue, const xgpu_gemm_v1* gemm, const xgpu_wait_v1* wait,
                            xgpu_event* event);
+  /* Sets every argument of `kernel` (args[i] is argument i) and enqueues it, in one call: what
+   * kernel_set_arg*() then kernel_launch() do, without a crossing per argument. `event` may be
+   * NULL (the caller keeps no event). When an argument is refused, *failed_arg is its index
+   * and nothing is enqueued; when the enqueue fails, *failed_arg is arg_count. `flags`: none
+   * defined yet, pass 0. Added after blas_gemm: the core falls back to the per-argument calls
+   * when a module's table ends before it or leaves it NULL. */
+  xgpu_status (*kernel_launch_with_args)(xgpu_queue queue, xgpu_kernel kernel, uint32_t arg_count,
+                                         const xgpu_kernel_arg_v1* args, uint32_t dimensions,
+                                         const size_t* global_offset, const size_t* global_size,
+                                         const size_t* local_size, uint32_t flags,
+                                         const xgpu_wait_v1* wait, xgpu_event* event,
+                                         uint32_t* failed_arg);
 } xgpu_backend_v1;
 
 /* Size of a table that holds every required member: the core refuses a shorter one. */

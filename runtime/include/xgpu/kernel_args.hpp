@@ -101,6 +101,15 @@ struct KernelArg {
   const BufferCore* buffer = nullptr;
 };
 
+/// One address per list of argument types (per shared library that launches with it). Every
+/// property of a described argument but a buffer's identity, a value and Local<T>'s count
+/// follows from its C++ type, so launches whose lists share a token have arguments of the same
+/// kinds and types, and the core skips the checks it made for the first (one compare).
+template <class... Args>
+struct ArgTypes {
+  static constexpr char token = 0;
+};
+
 template <class T>
 struct IsStdArray : std::false_type {};
 template <class T, std::size_t N>

@@ -10,13 +10,18 @@
 //   kStubCommandFailed as OpenCL's clWaitForEvents reports a failed command, and the queue's
 //   next finish does too. Read at each enqueue, so a test sets it around one command.
 //
+// - Its table ends before kernel_launch_with_args, as an older module's does: the core sets
+//   arguments one call at a time, then calls kernel_launch.
+//
 // Objects live until the module is unloaded (retain and release count nothing: a test
 // module, kept small); they stay reachable from one store, so leak checkers do not report them.
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "xgpu/backend.h"
@@ -243,13 +248,19 @@ xgpu_status kernel_set_arg_local(xgpu_kernel, uint32_t, size_t) {
 xgpu_status kernel_launch(xgpu_queue queue, xgpu_kernel kernel, uint32_t, const size_t*,
                           const size_t* global_size, const size_t*, const xgpu_wait_v1*,
                           xgpu_event* event) {
-  StubBuffer& data = *reinterpret_cast<StubKernel*>(kernel)->data;
-  auto* values = reinterpret_cast<int32_t*>(data.bytes.data());
-  const char* failing = std::getenv("XGPU_STUB_FAIL");
-  const bool fails = failing != nullptr && std::strcmp(failing, "kernel") == 0;
-  for (size_t i = 0; i < global_size[0] && !fails; ++i) values[i] *= 2;
-  finish_command(queue, "kernel", event);
-  return XGPU_STATUS_SUCCESS;
+  return guard([&] {
+    // The argument is consumed: each launch must set it again (kernel_set_arg_buffer), as a
+    // module without kernel_launch_with_args expects of the core.
+    StubBuffer* data = std::exchange(reinterpret_cast<StubKernel*>(kernel)->data, nullptr);
+    if (data == nullptr)
+      fail(XGPU_STATUS_INVALID_VALUE, "stub: kernel launched without its argument");
+    auto* values = reinterpret_cast<int32_t*>(data->bytes.data());
+    const char* failing = std::getenv("XGPU_STUB_FAIL");
+    const bool fails = failing != nullptr && std::strcmp(failing, "kernel") == 0;
+    for (size_t i = 0; i < global_size[0] && !fails; ++i) values[i] *= 2;
+    finish_command(queue, "kernel", event);
+    return XGPU_STATUS_SUCCESS;
+  });
 }
 xgpu_status kernel_limit(xgpu_kernel, xgpu_device, uint32_t property, uint64_t* value) {
   if (property != XGPU_KERNEL_MAX_WORK_GROUP_SIZE) return XGPU_STATUS_NOT_AVAILABLE;
@@ -312,6 +323,8 @@ xgpu_backend_v1 make_table() {
   t.event_status = event_status;
   t.event_profile = event_profile;
   t.kernel_limit = kernel_limit;
+  // A module built before kernel_launch_with_args: its table ends with blas_gemm.
+  t.struct_size = static_cast<uint32_t>(offsetof(xgpu_backend_v1, blas_gemm) + sizeof(void*));
   return t;
 }
 
