@@ -62,6 +62,27 @@ void add_compared(std::vector<Figure>& figures, Figure xgpu_figure, const Figure
   figures.push_back(std::move(xgpu_figure));
 }
 
+// STREAM's triad, the baseline of the bandwidth-bound operations below: 3 arrays of n floats
+// (two read, one written), as `xgpu bench memory` counts it.
+constexpr const char* kTriadSource = R"(
+__kernel void triad(__global float* a, __global const float* b, __global const float* c,
+                    const float s) {
+  const size_t i = get_global_id(0);
+  a[i] = b[i] + s * c[i];
+}
+)";
+
+// Runs the triad kernel over n floats a, b, c (a = b + 3c) and waits.
+void run_triad(Queue& queue, const Kernel& triad, std::size_t n, const Buffer<float>& a,
+               const Buffer<float>& b, const Buffer<float>& c) {
+  queue.launch(triad, Range{n}, a, b, c, 3.0f);
+  queue.finish();
+}
+
+Kernel triad_kernel(Context& context) {
+  return context.build(Source{"bench_library_triad.cl", kTriadSource}).kernel("triad");
+}
+
 void sum(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Figure>& figures) {
   const std::vector<float> host = random_floats(n, 0.0f, 1.0f, 1);
   double exact = 0;
@@ -96,20 +117,29 @@ void sum(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Fi
   auto run_boost = [&] {
     bc::reduce(boost_compute::begin(x), boost_compute::end(x), &theirs, bc_queue);
   };
+  // The floor: the time to read the n floats once at the bandwidth of the triad kernel (which
+  // moves 12 bytes per element) in the same rounds.
+  const Kernel triad = triad_kernel(context);
+  auto ta = context.alloc<float>(n), tb = context.alloc<float>(n), tc = context.alloc<float>(n);
+  queue.fill(tb, 1.0f);
+  queue.fill(tc, 2.0f);
   run_ours();
   run_boost();
   bench::on_all_cores(host_sum);
-  Samples s_ours, s_boost, s_host;
+  run_triad(queue, triad, n, ta, tb, tc);
+  Samples s_ours, s_boost, s_host, s_floor;
   for (int r = 0; r < reps; ++r) {
     s_ours.values.push_back(milliseconds(run_ours));
     s_boost.values.push_back(milliseconds(run_boost));
     s_host.values.push_back(bench::on_all_cores(host_sum) * 1e3);
+    s_floor.values.push_back(milliseconds([&] { run_triad(queue, triad, n, ta, tb, tc); }) / 3);
   }
   // Each float sum is off by at most ~n * eps * sum in the worst case; far less in practice.
   const double bound = 1e-4 * exact;
   const double host_total = std::accumulate(partial.begin(), partial.end(), 0.0);
   if (std::fabs(host_total - exact) > bound) wrong("the host loop's sum is off");
   if (std::fabs(theirs - exact) > bound) wrong("Boost.Compute's sum is off");
+  if (queue.read(ta)[n / 2] != 7.0f) wrong("the triad kernel gave a wrong result");
   if (std::fabs(ours - exact) > bound)
     wrong("xgpu::sum gave " + std::to_string(ours) + ", expected " + std::to_string(exact));
   const std::string size = count_text(n) + " floats";
@@ -119,6 +149,11 @@ void sum(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Fi
       "ms", s_host);
   figures.push_back(boost);
   figures.push_back(host_loop);
+  Figure floor = bench::make_figure(
+      kSuite, "sum floor: reading " + size + " at the triad kernel's bandwidth", "ms", s_floor);
+  bench::compare_with(floor, boost, 0, true);
+  floor.note = "the least a sum can take: its ratio is the best xgpu::sum's can be";
+  figures.push_back(floor);
   Figure xgpu_vs_boost = bench::make_figure(kSuite, "sum, xgpu::sum, " + size, "ms", s_ours);
   Figure xgpu_vs_host = xgpu_vs_boost;
   xgpu_vs_host.name = "sum, xgpu::sum (against the host loop), " + size;
@@ -327,16 +362,6 @@ void transpose(Context& context, Queue& queue, std::size_t side, int reps,
                device_copy, 0.8, false, "target: >= 0.8x the copy");
 }
 
-// STREAM's triad, the baseline of the bandwidth-bound operations below: 3 arrays of n floats
-// (two read, one written), as `xgpu bench memory` counts it.
-constexpr const char* kTriadSource = R"(
-__kernel void triad(__global float* a, __global const float* b, __global const float* c,
-                    const float s) {
-  const size_t i = get_global_id(0);
-  a[i] = b[i] + s * c[i];
-}
-)";
-
 // Row-wise softmax of rows x cols floats: its input, and its results of a few rows checked
 // against a double-precision reference.
 struct SoftmaxCase {
@@ -374,7 +399,7 @@ void streaming(Context& context, Queue& queue, std::size_t n, bool quick, int re
                std::vector<Figure>& figures) {
   const std::size_t bytes = 3 * n * sizeof(float);
   auto gb_per_s = [](double bytes_moved, double ms) { return bytes_moved / (ms * 1e-3) / 1e9; };
-  Kernel triad = context.build(Source{"bench_library_triad.cl", kTriadSource}).kernel("triad");
+  const Kernel triad = triad_kernel(context);
   auto a = context.alloc<float>(n), b = context.alloc<float>(n), c = context.alloc<float>(n);
   queue.fill(b, 1.0f);
   queue.fill(c, 2.0f);
@@ -399,10 +424,7 @@ void streaming(Context& context, Queue& queue, std::size_t n, bool quick, int re
     softmaxes.push_back(std::move(one));
   }
 
-  auto run_triad = [&] {
-    queue.launch(triad, Range{n}, a, b, c, 3.0f);
-    queue.finish();
-  };
+  auto triad_once = [&] { run_triad(queue, triad, n, a, b, c); };
   int axpy_runs = 0;
   auto run_axpy = [&] {
     xgpu::axpy(queue, 1.0f, x, y);
@@ -413,12 +435,12 @@ void streaming(Context& context, Queue& queue, std::size_t n, bool quick, int re
     xgpu::softmax_rows(queue, one.in, one.out, one.rows, one.cols);
     queue.finish();
   };
-  run_triad();
+  triad_once();
   run_axpy();
   for (SoftmaxCase& one : softmaxes) run_softmax(one);
   Samples s_triad, s_axpy;
   for (int r = 0; r < reps; ++r) {
-    s_triad.values.push_back(gb_per_s(bytes, milliseconds(run_triad)));
+    s_triad.values.push_back(gb_per_s(bytes, milliseconds(triad_once)));
     s_axpy.values.push_back(gb_per_s(bytes, milliseconds(run_axpy)));
     for (SoftmaxCase& one : softmaxes)
       one.samples.values.push_back(
