@@ -58,31 +58,52 @@ inline XGPU_S xgpu_shifted_exp(XGPU_S x, XGPU_S maximum) {
 #endif
 
 // The lanes of a VECTOR combined pairwise with `combine` (fmax, XGPU_PLUS): log2(width)
-// levels. Through a private array rather than the halves of the vector (.lo/.hi): Oclgrind
-// 21.10's uninitialized-value checker reports, then crashes on, those shuffles (see reduce.cl).
+// levels. With -DXGPU_SOFTMAX_FOR_CPU (the CPU layout's build) through the halves of the
+// vector (.lo/.hi), which compile to a few shuffles; otherwise through a private array, as
+// Oclgrind 21.10's uninitialized-value checker crashes on those shuffles (see reduce.cl). The
+// array made the CPU layout 3x slower on short rows (PoCL, 2 cores, 1M x 16 floats: 111 ms
+// against 37) and 1.5x on long ones (256 x 65536).
 #define XGPU_PLUS(a, b) ((a) + (b))
 #if XGPU_SOFTMAX_W != 4 && XGPU_SOFTMAX_W != 8 && XGPU_SOFTMAX_W != 16
 #error "XGPU_SOFTMAX_W must be 4, 8 or 16"
 #endif
-#define XGPU_LANES_FUNCTION(name, combine)                                            \
-  static inline XGPU_S name(const VECTOR v) {                                         \
-    XGPU_S lane[XGPU_SOFTMAX_W];                                                      \
-    XGPU_CAT(vstore, XGPU_SOFTMAX_W)(v, 0, lane);                                     \
-    for (uint half_size = XGPU_SOFTMAX_W / 2; half_size > 0; half_size /= 2)          \
-      for (uint i = 0; i < half_size; ++i) lane[i] = combine(lane[i], lane[i + half_size]); \
-    return lane[0];                                                                   \
+#ifdef XGPU_SOFTMAX_FOR_CPU
+#define XGPU_S2 XGPU_CAT(XGPU_S, 2)
+#define XGPU_S4 XGPU_CAT(XGPU_S, 4)
+#if XGPU_SOFTMAX_W == 16
+#define XGPU_TO_FOUR(v, combine) combine(combine((v).lo, (v).hi).lo, combine((v).lo, (v).hi).hi)
+#elif XGPU_SOFTMAX_W == 8
+#define XGPU_TO_FOUR(v, combine) combine((v).lo, (v).hi)
+#else
+#define XGPU_TO_FOUR(v, combine) (v)
+#endif
+#define XGPU_LANES_FUNCTION(name, combine)         \
+  static inline XGPU_S name(const VECTOR v) {      \
+    const XGPU_S4 four = XGPU_TO_FOUR(v, combine); \
+    const XGPU_S2 two = combine(four.lo, four.hi); \
+    return combine(two.x, two.y);                  \
   }
+#else
+#define XGPU_LANES_FUNCTION(name, combine)                                                  \
+  static inline XGPU_S name(const VECTOR v) {                                               \
+    XGPU_S lane[XGPU_SOFTMAX_W];                                                            \
+    XGPU_CAT(vstore, XGPU_SOFTMAX_W)(v, 0, lane);                                           \
+    for (uint half_size = XGPU_SOFTMAX_W / 2; half_size > 0; half_size /= 2)                \
+      for (uint i = 0; i < half_size; ++i) lane[i] = combine(lane[i], lane[i + half_size]); \
+    return lane[0];                                                                         \
+  }
+#endif
 XGPU_LANES_FUNCTION(lanes_max, fmax)
 XGPU_LANES_FUNCTION(lanes_sum, XGPU_PLUS)
 
-// With -DXGPU_SOFTMAX_WEIGHTS_IN_OUT (the CPU layout's build), the per-item kernel's second
+// With -DXGPU_SOFTMAX_FOR_CPU (the CPU layout's build), the per-item kernel's second
 // pass stores each weight in out, and the third divides it there instead of computing exp
 // again: half the exps, and the same results, as the weight is the same value either way
 // (measured on PoCL, 2 cores, 16384 x 1024 floats: 1.5x faster). Not for half storage, where
 // the stored weight would be rounded to half first. Not by default: Oclgrind 21.10's
 // uninitialized-value checker reports the third pass's results as uninitialized (it loses
 // track of what vstore wrote), though they are right.
-#if defined(XGPU_SOFTMAX_WEIGHTS_IN_OUT) && !defined(XGPU_T_HALF)
+#if defined(XGPU_SOFTMAX_FOR_CPU) && !defined(XGPU_T_HALF)
 #define XGPU_WEIGHTS_IN_OUT 1
 #endif
 

@@ -29,11 +29,11 @@ std::size_t row_vector_width(algo::Layout layout) { return layout == algo::Layou
 template <class T>
 Event launch_per_item(Queue& queue, algo::Layout layout, const Buffer<T>& in, const Buffer<T>& out,
                       unsigned rows, unsigned cols) {
-  const Kernel kernel = algo::library_kernel(
-      queue, "softmax.cl", "xgpu_softmax_rows_item",
-      std::string(Element<T>::options) +
-          " -DXGPU_SOFTMAX_W=" + std::to_string(row_vector_width(layout)) +
-          (layout == algo::Layout::cpu ? " -DXGPU_SOFTMAX_WEIGHTS_IN_OUT" : ""));
+  const Kernel kernel =
+      algo::library_kernel(queue, "softmax.cl", "xgpu_softmax_rows_item",
+                           std::string(Element<T>::options) +
+                               " -DXGPU_SOFTMAX_W=" + std::to_string(row_vector_width(layout)) +
+                               (layout == algo::Layout::cpu ? " -DXGPU_SOFTMAX_FOR_CPU" : ""));
   // Few long rows must still spread over every compute unit: at least 4 groups per unit
   // where there are rows enough (256 rows in one group of 256 ran on one of PoCL's threads).
   // Powers of two, so that PoCL, which compiles a kernel per work-group size, sees few sizes.
