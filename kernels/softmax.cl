@@ -42,19 +42,129 @@ inline XGPU_S xgpu_shifted_exp(XGPU_S x, XGPU_S maximum) {
     sum = kahan_t;                        \
   } while (0)
 
+// XGPU_SOFTMAX_W: the vector width a work-item reads its row with (kernels below that use
+// vectors); 16 by default. VECTOR is XGPU_S of that width; LOADV/STOREV read and write
+// XGPU_SOFTMAX_W elements at element offset i (any alignment, as vload/vstore allow).
+#ifndef XGPU_SOFTMAX_W
+#define XGPU_SOFTMAX_W 16
+#endif
+#define VECTOR XGPU_CAT(XGPU_S, XGPU_SOFTMAX_W)
+#ifdef XGPU_T_HALF
+#define LOADV(p, i) XGPU_CAT(vload_half, XGPU_SOFTMAX_W)(0, (p) + (i))
+#define STOREV(p, i, v) XGPU_CAT(vstore_half, XGPU_SOFTMAX_W)((v), 0, (p) + (i))
+#else
+#define LOADV(p, i) XGPU_CAT(vload, XGPU_SOFTMAX_W)(0, (p) + (i))
+#define STOREV(p, i, v) XGPU_CAT(vstore, XGPU_SOFTMAX_W)((v), 0, (p) + (i))
+#endif
+
+// The lanes of a VECTOR combined pairwise with `combine` (fmax, XGPU_PLUS): log2(width)
+// levels. With -DXGPU_SOFTMAX_FOR_CPU (the CPU layout's build) through the halves of the
+// vector (.lo/.hi), which compile to a few shuffles; otherwise through a private array, as
+// Oclgrind 21.10's uninitialized-value checker crashes on those shuffles (see reduce.cl). The
+// array made the CPU layout 3x slower on short rows (PoCL, 2 cores, 1M x 16 floats: 111 ms
+// against 37) and 1.5x on long ones (256 x 65536).
+#define XGPU_PLUS(a, b) ((a) + (b))
+#if XGPU_SOFTMAX_W != 4 && XGPU_SOFTMAX_W != 8 && XGPU_SOFTMAX_W != 16
+#error "XGPU_SOFTMAX_W must be 4, 8 or 16"
+#endif
+#ifdef XGPU_SOFTMAX_FOR_CPU
+#define XGPU_S2 XGPU_CAT(XGPU_S, 2)
+#define XGPU_S4 XGPU_CAT(XGPU_S, 4)
+#if XGPU_SOFTMAX_W == 16
+#define XGPU_TO_FOUR(v, combine) combine(combine((v).lo, (v).hi).lo, combine((v).lo, (v).hi).hi)
+#elif XGPU_SOFTMAX_W == 8
+#define XGPU_TO_FOUR(v, combine) combine((v).lo, (v).hi)
+#else
+#define XGPU_TO_FOUR(v, combine) (v)
+#endif
+#define XGPU_LANES_FUNCTION(name, combine)         \
+  static inline XGPU_S name(const VECTOR v) {      \
+    const XGPU_S4 four = XGPU_TO_FOUR(v, combine); \
+    const XGPU_S2 two = combine(four.lo, four.hi); \
+    return combine(two.x, two.y);                  \
+  }
+#else
+#define XGPU_LANES_FUNCTION(name, combine)                                                  \
+  static inline XGPU_S name(const VECTOR v) {                                               \
+    XGPU_S lane[XGPU_SOFTMAX_W];                                                            \
+    XGPU_CAT(vstore, XGPU_SOFTMAX_W)(v, 0, lane);                                           \
+    for (uint half_size = XGPU_SOFTMAX_W / 2; half_size > 0; half_size /= 2)                \
+      for (uint i = 0; i < half_size; ++i) lane[i] = combine(lane[i], lane[i + half_size]); \
+    return lane[0];                                                                         \
+  }
+#endif
+XGPU_LANES_FUNCTION(lanes_max, fmax)
+XGPU_LANES_FUNCTION(lanes_sum, XGPU_PLUS)
+
+// With -DXGPU_SOFTMAX_FOR_CPU (the CPU layout's build), the per-item kernel's second
+// pass stores each weight in out, and the third divides it there instead of computing exp
+// again: half the exps, and the same results, as the weight is the same value either way
+// (measured on PoCL, 2 cores, 16384 x 1024 floats: 1.5x faster). Not for half storage, where
+// the stored weight would be rounded to half first. Not by default: Oclgrind 21.10's
+// uninitialized-value checker reports the third pass's results as uninitialized (it loses
+// track of what vstore wrote), though they are right.
+#if defined(XGPU_SOFTMAX_FOR_CPU) && !defined(XGPU_T_HALF)
+#define XGPU_WEIGHTS_IN_OUT 1
+#endif
+
+// exp(x - maximum) lane by lane, 1 where x == maximum (see xgpu_shifted_exp).
+#define XGPU_SHIFTED_EXPV(x, maximum) select(exp((x) - (maximum)), (VECTOR)(1), (x) == (maximum))
+
 // The row maximum ignoring NaN (fmax), -inf for no entries; the NaN then reaches the sum.
-// One work-item per row: for narrow rows, where a work-group per row would idle.
+// One work-item per row, the CPU layout, and the GPU one for narrow rows. The item reads its
+// row in vectors of XGPU_SOFTMAX_W and its last cols % XGPU_SOFTMAX_W entries one by one:
+// one long stream per item (a row is contiguous), which a CPU's prefetchers follow, and
+// vector exp and compares (PoCL cannot vectorize across items whose loops run inside them).
+// Each lane keeps its own compensated sum; the lanes are then added pairwise (log2 of the
+// width roundings) and the single entries added compensated onto that.
 __kernel void xgpu_softmax_rows_item(const uint rows, const uint cols, __global const XGPU_T* in,
                                      __global XGPU_T* out) {
   const uint row = (uint)get_global_id(0);
   if (row >= rows) return;
-  const uint first = row * cols, end = first + cols;
+  const __global XGPU_T* x = in + (size_t)row * cols;
+  __global XGPU_T* y = out + (size_t)row * cols;
+#ifdef XGPU_T_HALF
+  // Half rows go one entry at a time: PoCL 3.1's vload_half16 and vstore_half16 crash (an
+  // aligned vector access) on rows that do not start at a multiple of 32 bytes.
+  const uint whole = 0;
+#else
+  const uint whole = cols / XGPU_SOFTMAX_W * XGPU_SOFTMAX_W;
+#endif
+
   XGPU_S maximum = -INFINITY;
-  for (uint i = first; i < end; ++i) maximum = fmax(maximum, LOAD(in, i));
+  if (whole > 0) {
+    VECTOR lanes = (VECTOR)(-INFINITY);
+    for (uint c = 0; c < whole; c += XGPU_SOFTMAX_W) lanes = fmax(lanes, LOADV(x, c));
+    maximum = lanes_max(lanes);
+  }
+  for (uint c = whole; c < cols; ++c) maximum = fmax(maximum, LOAD(x, c));
+
   XGPU_S sum = 0, carry = 0;
-  for (uint i = first; i < end; ++i)
-    XGPU_KAHAN_ADD(sum, carry, xgpu_shifted_exp(LOAD(in, i), maximum));
-  for (uint i = first; i < end; ++i) STORE(out, i, xgpu_shifted_exp(LOAD(in, i), maximum) / sum);
+  if (whole > 0) {
+    VECTOR lane_sum = (VECTOR)(0), lane_carry = (VECTOR)(0);
+    for (uint c = 0; c < whole; c += XGPU_SOFTMAX_W) {
+      const VECTOR weight = XGPU_SHIFTED_EXPV(LOADV(x, c), maximum);
+#ifdef XGPU_WEIGHTS_IN_OUT
+      STOREV(y, c, weight);
+#endif
+      const VECTOR kahan_y = weight - lane_carry;
+      const VECTOR kahan_t = lane_sum + kahan_y;
+      lane_carry = (kahan_t - lane_sum) - kahan_y;
+      lane_sum = kahan_t;
+    }
+    // Past an infinity (a NaN in the row), the carry is NaN: the plain sum is NaN as well.
+    sum = lanes_sum(lane_sum - lane_carry);
+  }
+  for (uint c = whole; c < cols; ++c) XGPU_KAHAN_ADD(sum, carry, xgpu_shifted_exp(LOAD(x, c), maximum));
+  sum -= carry;
+
+#ifdef XGPU_WEIGHTS_IN_OUT
+  for (uint c = 0; c < whole; c += XGPU_SOFTMAX_W) STOREV(y, c, LOADV(y, c) / sum);
+#else
+  for (uint c = 0; c < whole; c += XGPU_SOFTMAX_W)
+    STOREV(y, c, XGPU_SHIFTED_EXPV(LOADV(x, c), maximum) / sum);
+#endif
+  for (uint c = whole; c < cols; ++c) STORE(y, c, xgpu_shifted_exp(LOAD(x, c), maximum) / sum);
 }
 
 // Tree reduction of scratch[0 .. size) into scratch[0]; size is a power of two, the
@@ -66,8 +176,6 @@ __kernel void xgpu_softmax_rows_item(const uint rows, const uint cols, __global 
     if ((item) < half_size) scratch[item] = combine(scratch[item], scratch[(item) + half_size]); \
   }                                                                                              \
   barrier(CLK_LOCAL_MEM_FENCE)
-
-#define XGPU_PLUS(a, b) ((a) + (b))
 
 // One work-group per row (group r does row r); its size must be a power of two, and
 // scratch holds one value per item.

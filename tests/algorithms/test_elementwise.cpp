@@ -2,7 +2,9 @@
 // arithmetic, abs, relu and the math functions) on every device, against host references:
 // every element type, the sizes around the work-group size, 2^20 + 3 and (PoCL only) one near
 // max_allocation / 8 bytes, in-place use, the errors, and the special values (division by
-// zero, infinities, NaN). Transpose and softmax have files of their own.
+// zero, infinities, NaN). The size sweeps run in both layouts (XGPU_ELEMENTWISE_SHAPE: one
+// element per item, or blocks of 16 per item) on every device. Transpose and softmax have
+// files of their own.
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -23,6 +25,7 @@ using xgpu_test::is_floating;
 using xgpu_test::is_oclgrind;
 using xgpu_test::is_pocl;
 using xgpu_test::random_values;
+using xgpu_test::ScopedEnv;
 using xgpu_test::supported;
 using xgpu_test::type_name;
 using xgpu_test::upload;
@@ -101,12 +104,24 @@ std::size_t elementwise_group(xgpu::Context& context) {
   return allowed < multiple ? allowed : allowed / multiple * multiple;
 }
 
-/// The sizes every operation is run at: 0, 1, 2, a prime, the work-group size - 1 and + 1,
-/// and 2^20 + 3 (not on Oclgrind, which interprets every work-item).
+/// The sizes every operation is run at: 0, 1, 2, around the CPU layout's block of 16
+/// elements, a prime, the work-group size - 1 and + 1, and 2^20 + 3 (not on Oclgrind, which
+/// interprets every work-item): whole and partial blocks, partial work-groups, many groups.
 std::vector<std::size_t> sizes_for(const xgpu::Device& device, std::size_t group) {
-  std::vector<std::size_t> sizes{0, 1, 2, 1031, group - 1, group + 1};
+  std::vector<std::size_t> sizes{0, 1, 2, 15, 17, 1031, group - 1, group + 1};
   if (!is_oclgrind(device)) sizes.push_back((std::size_t{1} << 20) + 3);
   return sizes;
+}
+
+/// The two layouts of the element-wise kernels, each forced in turn through
+/// XGPU_ELEMENTWISE_SHAPE while `run` runs.
+template <class Run>
+void in_both_layouts(Run&& run) {
+  for (const char* shape : {"cpu", "gpu"}) {
+    INFO("XGPU_ELEMENTWISE_SHAPE=" << shape);
+    ScopedEnv forced("XGPU_ELEMENTWISE_SHAPE", std::string(shape));
+    run();
+  }
 }
 
 // ---- fill, copy, axpy, scale ----------------------------------------------------------------
@@ -165,8 +180,10 @@ void for_basic_sizes(const xgpu::Device& device) {
   if (!supported<T>(device)) return;
   xgpu::Context context(device);
   xgpu::Queue queue = context.queue();
-  for (std::size_t n : sizes_for(device, elementwise_group(context)))
-    check_fill_copy_axpy_scale<T>(context, queue, n);
+  in_both_layouts([&] {
+    for (std::size_t n : sizes_for(device, elementwise_group(context)))
+      check_fill_copy_axpy_scale<T>(context, queue, n);
+  });
 }
 
 // ---- add, sub, mul, div ---------------------------------------------------------------------
@@ -267,9 +284,11 @@ void for_binary_sizes(const xgpu::Device& device) {
   if (!supported<T>(device)) return;
   xgpu::Context context(device);
   xgpu::Queue queue = context.queue();
-  for (std::size_t n : sizes_for(device, elementwise_group(context)))
-    for (Binary op : {Binary::add, Binary::sub, Binary::mul, Binary::div})
-      check_binary<T>(context, queue, op, n);
+  in_both_layouts([&] {
+    for (std::size_t n : sizes_for(device, elementwise_group(context)))
+      for (Binary op : {Binary::add, Binary::sub, Binary::mul, Binary::div})
+        check_binary<T>(context, queue, op, n);
+  });
 }
 
 // ---- unary operations -----------------------------------------------------------------------
@@ -468,10 +487,12 @@ void for_unary_sizes(const xgpu::Device& device) {
   if constexpr (is_floating<T>)
     ops.insert(ops.end(), {Unary::exp, Unary::log, Unary::sqrt, Unary::sigmoid, Unary::tanh});
   const std::vector<std::size_t> sizes = sizes_for(device, elementwise_group(context));
-  for (Unary op : ops) {
-    for (std::size_t n : sizes) check_unary<T>(context, queue, op, n, false);
-    check_unary<T>(context, queue, op, 1031, true);
-  }
+  in_both_layouts([&] {
+    for (Unary op : ops) {
+      for (std::size_t n : sizes) check_unary<T>(context, queue, op, n, false);
+      check_unary<T>(context, queue, op, 1031, true);
+    }
+  });
 }
 
 }  // namespace
@@ -679,6 +700,11 @@ TEST_CASE("element-wise errors: mismatched sizes, double without fp64", "[elemen
       // empty buffers are fine and enqueue nothing.
       CHECK_FALSE(xgpu::tanh(queue, empty, empty));
       CHECK_FALSE(xgpu::scale(queue, 2.0f, empty));
+      {
+        ScopedEnv forced("XGPU_ELEMENTWISE_SHAPE", std::string("simd"));
+        check_error(capture_error([&] { xgpu::axpy(queue, 1.0f, a, c); }), invalid,
+                    {"XGPU_ELEMENTWISE_SHAPE", "simd"});
+      }
       xgpu::Queue none;
       check_error(capture_error([&] { xgpu::fill(none, a, 1.0f); }), xgpu::Errc::invalid_handle,
                   {"xgpu::fill"});

@@ -1,6 +1,9 @@
 // xgpu::softmax_rows on every device, against a long double host reference: float, double
 // and half, empty, narrow and wide rows (one item per row, one group per row), in place,
-// large magnitudes, infinities and NaN in a row, and the errors.
+// large magnitudes, infinities and NaN in a row, and the errors. Everything runs in both
+// layouts (XGPU_SOFTMAX_SHAPE=cpu: an item per row, read in vectors of 16; gpu: an item per
+// row, in vectors of 4, up to 32 columns, a work-group per row above), with row lengths
+// around the vector widths and the switch, and row counts that leave partial work-groups.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -18,6 +21,7 @@ using xgpu_test::element_of;
 using xgpu_test::is_floating;
 using xgpu_test::is_oclgrind;
 using xgpu_test::random_values;
+using xgpu_test::ScopedEnv;
 using xgpu_test::supported;
 using xgpu_test::type_name;
 using xgpu_test::upload;
@@ -104,18 +108,22 @@ void check_softmax(xgpu::Context& context, xgpu::Queue& queue, std::size_t rows,
 }
 
 template <class T>
-void softmax_shapes(const xgpu::Device& device) {
+void softmax_shapes(const xgpu::Device& device, const char* shape) {
   if constexpr (!is_floating<T>) {
     return;
   } else {
     if (!supported<T>(device)) return;
+    INFO("XGPU_SOFTMAX_SHAPE=" << shape);
+    ScopedEnv forced("XGPU_SOFTMAX_SHAPE", std::string(shape));
     xgpu::Context context(device);
     xgpu::Queue queue = context.queue();
     std::vector<std::pair<std::size_t, std::size_t>> shapes{
-        {0, 0},  {0, 7},  {7, 0},   {1, 1},   {3, 2},    {5, 31},
-        {5, 32}, {5, 33}, {3, 255}, {3, 257}, {4, 1031}, {1, 4099}};
+        {0, 0},   {0, 7},   {7, 0},    {1, 1},    {3, 2},   {3, 3},  {3, 4},
+        {3, 5},   {5, 15},  {5, 16},   {5, 17},   {5, 31},  {5, 32}, {5, 33},
+        {3, 255}, {3, 257}, {4, 1031}, {1, 4099}, {300, 33}};
     if (!is_oclgrind(device)) {
-      shapes.insert(shapes.end(), {{1000, 257}, {20000, 10}, {2, (std::size_t{1} << 20) + 3}});
+      shapes.insert(shapes.end(),
+                    {{1000, 257}, {20000, 10}, {20001, 16}, {2, (std::size_t{1} << 20) + 3}});
     }
     for (const auto& [rows, cols] : shapes) {
       check_softmax<T>(
@@ -149,9 +157,11 @@ void softmax_shapes(const xgpu::Device& device) {
 TEST_CASE("softmax_rows of every floating type and shape", "[softmax]") {
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {
-      softmax_shapes<float>(device);
-      softmax_shapes<double>(device);
-      softmax_shapes<half>(device);
+      for (const char* shape : {"cpu", "gpu"}) {
+        softmax_shapes<float>(device, shape);
+        softmax_shapes<double>(device, shape);
+        softmax_shapes<half>(device, shape);
+      }
     }
   }
 }
@@ -172,6 +182,11 @@ TEST_CASE("softmax_rows errors: small buffers, overflow", "[softmax]") {
                   }),
                   invalid, {"xgpu::softmax_rows"});
       CHECK_FALSE(xgpu::softmax_rows(queue, a, b, 0, 4));
+      {
+        ScopedEnv forced("XGPU_SOFTMAX_SHAPE", std::string("rows"));
+        check_error(capture_error([&] { xgpu::softmax_rows(queue, a, a, 3, 4); }), invalid,
+                    {"XGPU_SOFTMAX_SHAPE", "rows"});
+      }
       if (!device.info().fp64) {
         auto d = context.alloc<double>(4);
         check_error(capture_error([&] { xgpu::softmax_rows(queue, d, d, 2, 2); }),

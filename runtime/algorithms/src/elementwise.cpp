@@ -1,5 +1,6 @@
 // Element-wise operations: each launches one kernel of kernels/elementwise.cl, built once per
-// context and element type (-DXGPU_T=...) with every operation's kernel in it.
+// context, element type (-DXGPU_T=...) and layout (-DXGPU_EW_W=...) with every operation's
+// kernel in it.
 #include <xgpu/algorithms/elementwise.hpp>
 #include <xgpu/error.hpp>
 
@@ -10,16 +11,39 @@ namespace {
 
 using algo::Element;
 
-template <class T>
-Kernel elementwise_kernel(const Queue& queue, const char* name) {
-  return algo::library_kernel(queue, "elementwise.cl", name, Element<T>::options);
+/// Elements per work-item (XGPU_EW_W in elementwise.cl): the GPU layout gives each item one
+/// element, so that a warp's loads and stores coalesce; the CPU layout a block of 16 (a
+/// 64-byte line of floats), which the compiler turns into vector code (see elementwise.cl).
+/// XGPU_ELEMENTWISE_SHAPE=cpu|gpu overrides the choice.
+std::size_t elements_per_item(const Queue& queue, const char* call) {
+  return algo::layout_for(queue.device().info(), "XGPU_ELEMENTWISE_SHAPE", call) ==
+                 algo::Layout::cpu
+             ? 16
+             : 1;
 }
 
-/// Launches `kernel` over n items (one per element) in work-groups the kernel allows.
+/// The kernel `name` of elementwise.cl and the elements each of its items takes.
+struct ElementKernel {
+  Kernel kernel;
+  std::size_t per_item;
+};
+
+template <class T>
+ElementKernel elementwise_kernel(const Queue& queue, const char* name, const char* call) {
+  const std::size_t per_item = elements_per_item(queue, call);
+  return {algo::library_kernel(
+              queue, "elementwise.cl", name,
+              std::string(Element<T>::options) + " -DXGPU_EW_W=" + std::to_string(per_item)),
+          per_item};
+}
+
+/// Launches `kernel` over ceil(n / per_item) items in work-groups the kernel allows.
 template <class... Args>
-Event launch_per_element(Queue& queue, const Kernel& kernel, std::size_t n, const Args&... args) {
-  const std::size_t group = algo::work_group_size(kernel);
-  return queue.launch(kernel, Range{algo::round_up(n, group)}, Range{group},
+Event launch_per_element(Queue& queue, const ElementKernel& kernel, std::size_t n,
+                         const Args&... args) {
+  const std::size_t group = algo::work_group_size(kernel.kernel);
+  const std::size_t items = algo::ceil_div(n, kernel.per_item);
+  return queue.launch(kernel.kernel, Range{algo::round_up(items, group)}, Range{group},
                       static_cast<unsigned>(n), args...);
 }
 
@@ -88,7 +112,7 @@ Event elementwise_fill(Queue& queue, const Buffer<T>& x, scalar_t<T> value) {
   algo::require_type<T>(queue, call);
   const std::size_t n = common_size<T>(call, {{"x", &x}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_fill"), n, value, x);
+  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_fill", call), n, value, x);
 }
 
 template <class T>
@@ -107,7 +131,7 @@ Event elementwise_axpy(Queue& queue, scalar_t<T> a, const Buffer<T>& x, const Bu
   algo::require_type<T>(queue, call);
   const std::size_t n = common_size<T>(call, {{"x", &x}, {"y", &y}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_axpy"), n, a, x, y);
+  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_axpy", call), n, a, x, y);
 }
 
 template <class T>
@@ -116,7 +140,7 @@ Event elementwise_scale(Queue& queue, scalar_t<T> a, const Buffer<T>& x) {
   algo::require_type<T>(queue, call);
   const std::size_t n = common_size<T>(call, {{"x", &x}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_scale"), n, a, x);
+  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_scale", call), n, a, x);
 }
 
 template <class T>
@@ -127,7 +151,8 @@ Event elementwise_binary(Queue& queue, ElementwiseOp op, const Buffer<T>& a, con
   algo::require_type<T>(queue, info.call);
   const std::size_t n = common_size<T>(info.call, {{"a", &a}, {"b", &b}, {"out", &out}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel), n, a, b, out);
+  return launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel, info.call), n, a, b,
+                            out);
 }
 
 template <class T>
@@ -143,7 +168,8 @@ Event elementwise_unary(Queue& queue, ElementwiseOp op, const Buffer<T>& in, con
   algo::require_type<T>(queue, info.call);
   const std::size_t n = common_size<T>(info.call, {{"in", &in}, {"out", &out}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel), n, in, out);
+  return launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel, info.call), n, in,
+                            out);
 }
 
 #define XGPU_INSTANTIATE_ELEMENTWISE(T)                                                           \

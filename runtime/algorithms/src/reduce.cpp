@@ -37,19 +37,22 @@ struct Types<std::int32_t> {
   using Sum = std::uint32_t;
 };
 
-/// CPU devices run a work-group's items one after another on one thread, so each item reads
-/// one long contiguous stream with wide vectors; GPUs want neighbouring items on neighbouring
-/// memory. A simulator claiming several types (Oclgrind) gets the GPU layout.
-bool streams_per_item(const Device& device) { return ext::is_cpu(device.info()); }
+/// The layout (layout_for, XGPU_REDUCE_SHAPE). CPU: devices that run a work-group's items one
+/// after another on one thread, so each item reads one long contiguous stream with wide
+/// vectors. GPU: neighbouring items on neighbouring memory (a simulator claiming several
+/// types, Oclgrind, gets it too).
+algo::Layout reduce_layout(const Queue& queue, const char* call) {
+  return algo::layout_for(queue.device().info(), "XGPU_REDUCE_SHAPE", call);
+}
+bool streams_per_item(algo::Layout layout) { return layout == algo::Layout::cpu; }
 
 /// Elements per vector load: 16 floats fill an AVX-512 register (LLVM splits them on narrower
 /// CPUs); GPUs do best with 16-byte loads per work-item.
-std::size_t vector_width(const Device& device) { return streams_per_item(device) ? 16 : 4; }
+std::size_t vector_width(algo::Layout layout) { return streams_per_item(layout) ? 16 : 4; }
 
 template <class T>
-std::string build_options(const Queue& queue) {
-  return std::string(Element<T>::options) +
-         " -DXGPU_W=" + std::to_string(vector_width(queue.device()));
+std::string build_options(algo::Layout layout) {
+  return std::string(Element<T>::options) + " -DXGPU_W=" + std::to_string(vector_width(layout));
 }
 
 /// A launch shape: `groups` work-groups of `work_group` items, reading vectors of `width`;
@@ -62,11 +65,11 @@ struct Plan {
 };
 
 /// `scratch_bytes_per_lane`: the local memory each item needs per vector lane.
-Plan make_plan(const Queue& queue, const Kernel& kernel, std::size_t n,
+Plan make_plan(const Queue& queue, algo::Layout layout, const Kernel& kernel, std::size_t n,
                std::size_t scratch_bytes_per_lane) {
   const DeviceInfo& info = queue.device().info();
-  const bool contiguous = streams_per_item(queue.device());
-  const std::size_t width = vector_width(queue.device());
+  const bool contiguous = streams_per_item(layout);
+  const std::size_t width = vector_width(layout);
   const std::size_t scratch_bytes_per_item = scratch_bytes_per_lane * width;
   Plan plan;
   plan.width = width;
@@ -102,8 +105,8 @@ Plan make_plan(const Queue& queue, const Kernel& kernel, std::size_t n,
 }
 
 template <class T>
-Kernel reduce_kernel(const Queue& queue, const char* name) {
-  return algo::library_kernel(queue, "reduce.cl", name, build_options<T>(queue));
+Kernel reduce_kernel(const Queue& queue, algo::Layout layout, const char* name) {
+  return algo::library_kernel(queue, "reduce.cl", name, build_options<T>(layout));
 }
 
 /// Adds the per-group, per-lane sums. Floats are added in double, so this step adds one rounding;
@@ -140,11 +143,12 @@ enum class Term : unsigned { sum = 0, dot = 1, square = 2 };
 
 /// Runs xgpu_reduce_sum over n elements of x (and y, for dot); `scale` for squares.
 template <class T>
-scalar_t<T> run_sum(Queue& queue, Term term, std::size_t n, const Buffer<T>& x, const Buffer<T>& y,
-                    typename Types<T>::Value scale = 0) {
+scalar_t<T> run_sum(Queue& queue, const char* call, Term term, std::size_t n, const Buffer<T>& x,
+                    const Buffer<T>& y, typename Types<T>::Value scale = 0) {
   using Sum = typename Types<T>::Sum;
-  const Kernel kernel = reduce_kernel<T>(queue, "xgpu_reduce_sum");
-  const Plan plan = make_plan(queue, kernel, n, sizeof(Sum));
+  const algo::Layout layout = reduce_layout(queue, call);
+  const Kernel kernel = reduce_kernel<T>(queue, layout, "xgpu_reduce_sum");
+  const Plan plan = make_plan(queue, layout, kernel, n, sizeof(Sum));
   Buffer<Sum> partials = queue.context().alloc<Sum>(plan.partials());
   queue.launch(kernel, Range{plan.groups * plan.work_group}, Range{plan.work_group},
                static_cast<unsigned>(n), plan.chunk, plan.contiguous, static_cast<unsigned>(term),
@@ -167,12 +171,13 @@ bool beats(V a, std::uint32_t ia, V b, std::uint32_t ib, bool is_max) {
 /// Runs xgpu_reduce_extreme (n > 0) and returns the best value and its index, of the
 /// groups' per-lane bests; `absolute` compares |x|.
 template <class T>
-std::pair<typename Types<T>::Value, std::size_t> run_extreme(Queue& queue, std::size_t n,
-                                                             const Buffer<T>& x, bool is_max,
-                                                             bool absolute) {
+std::pair<typename Types<T>::Value, std::size_t> run_extreme(Queue& queue, const char* call,
+                                                             std::size_t n, const Buffer<T>& x,
+                                                             bool is_max, bool absolute) {
   using Value = typename Types<T>::Value;
-  const Kernel kernel = reduce_kernel<T>(queue, "xgpu_reduce_extreme");
-  const Plan plan = make_plan(queue, kernel, n, sizeof(Value) + sizeof(std::uint32_t));
+  const algo::Layout layout = reduce_layout(queue, call);
+  const Kernel kernel = reduce_kernel<T>(queue, layout, "xgpu_reduce_extreme");
+  const Plan plan = make_plan(queue, layout, kernel, n, sizeof(Value) + sizeof(std::uint32_t));
   Buffer<Value> values = queue.context().alloc<Value>(plan.partials());
   Buffer<std::uint32_t> indices = queue.context().alloc<std::uint32_t>(plan.partials());
   queue.launch(kernel, Range{plan.groups * plan.work_group}, Range{plan.work_group},
@@ -200,7 +205,7 @@ scalar_t<T> reduce_sum(Queue& queue, const Buffer<T>& x) {
   algo::require_type<T>(queue, call);
   if (x.empty()) return scalar_t<T>(0);
   algo::require_uint_size(x.size(), call);
-  return run_sum<T>(queue, Term::sum, x.size(), x, x);
+  return run_sum<T>(queue, call, Term::sum, x.size(), x, x);
 }
 
 template <class T>
@@ -210,7 +215,7 @@ scalar_t<T> reduce_dot(Queue& queue, const Buffer<T>& x, const Buffer<T>& y) {
   if (y.size() != x.size()) algo::size_mismatch(call, "y", y.size(), x.size());
   if (x.empty()) return scalar_t<T>(0);
   algo::require_uint_size(x.size(), call);
-  return run_sum<T>(queue, Term::dot, x.size(), x, y);
+  return run_sum<T>(queue, call, Term::dot, x.size(), x, y);
 }
 
 template <class T>
@@ -220,7 +225,7 @@ scalar_t<T> reduce_norm2(Queue& queue, const Buffer<T>& x) {
   algo::require_type<T>(queue, call);
   if (x.empty()) return Value(0);
   algo::require_uint_size(x.size(), call);
-  const Value largest = run_extreme<T>(queue, x.size(), x, true, true).first;
+  const Value largest = run_extreme<T>(queue, call, x.size(), x, true, true).first;
   if (!std::isfinite(largest) || largest == 0) return largest;  // NaN, infinity or all zeros
   // Scale by 2^k with largest * 2^k in [0.5, 1): exact, and no square can overflow. k stays
   // within the normal exponents, so 2^k is representable; for a subnormal `largest` the
@@ -230,7 +235,7 @@ scalar_t<T> reduce_norm2(Queue& queue, const Buffer<T>& x) {
   const int limit = std::numeric_limits<Value>::max_exponent - 2;
   const int k = std::clamp(-exponent, -limit, limit);
   const Value scale = std::ldexp(Value(1), k);
-  const Value squares = run_sum<T>(queue, Term::square, x.size(), x, x, scale);
+  const Value squares = run_sum<T>(queue, call, Term::square, x.size(), x, x, scale);
   return std::ldexp(std::sqrt(squares), -k);
 }
 
@@ -242,15 +247,17 @@ std::pair<scalar_t<T>, std::size_t> reduce_extreme(Queue& queue, const Buffer<T>
     algo::invalid(call, std::string("the buffer is empty, and an empty buffer has no ") +
                             (is_max ? "largest" : "smallest") + " element");
   algo::require_uint_size(x.size(), call);
-  return run_extreme<T>(queue, x.size(), x, is_max, false);
+  return run_extreme<T>(queue, call, x.size(), x, is_max, false);
 }
 
 template <class T>
 std::size_t reduce_work_group_size(const Queue& queue) {
-  algo::require_type<T>(queue, "xgpu::detail::reduce_work_group_size");
-  const Kernel kernel = reduce_kernel<T>(queue, "xgpu_reduce_sum");
+  const char* call = "xgpu::detail::reduce_work_group_size";
+  algo::require_type<T>(queue, call);
+  const algo::Layout layout = reduce_layout(queue, call);
+  const Kernel kernel = reduce_kernel<T>(queue, layout, "xgpu_reduce_sum");
   const std::size_t large = std::numeric_limits<std::uint32_t>::max();  // full-size groups
-  return make_plan(queue, kernel, large, sizeof(typename Types<T>::Sum)).work_group;
+  return make_plan(queue, layout, kernel, large, sizeof(typename Types<T>::Sum)).work_group;
 }
 
 #define XGPU_REDUCE_INSTANTIATE(T)                                                               \
