@@ -220,6 +220,7 @@ void bench_dispatch(const Device& device, const BenchOptions& options,
   back_to_back(per_round, raw_empty, raw_finish);
   back_to_back(per_round, xgpu_eight, xgpu_finish);
   back_to_back(per_round, raw_eight, raw_finish);
+  bench::settle(queue);
 
   Samples b2b_xgpu, b2b_submit, b2b_raw, b2b_raw_event, lat_xgpu, lat_raw, args_xgpu, args_submit,
       args_raw, cpu_raw, cpu_submit, cpu_args_raw, cpu_args_submit;

@@ -127,6 +127,7 @@ void sum(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Fi
   run_boost();
   bench::on_all_cores(host_sum);
   run_triad(queue, triad, n, ta, tb, tc);
+  bench::settle(queue);
   Samples s_ours, s_boost, s_host, s_floor;
   for (int r = 0; r < reps; ++r) {
     s_ours.values.push_back(milliseconds(run_ours));
@@ -182,6 +183,7 @@ void scan(Context& context, Queue& queue, std::size_t n, int reps, std::vector<F
   };
   run_ours();
   run_boost();
+  bench::settle(queue);
   Samples s_ours, s_boost;
   for (int r = 0; r < reps; ++r) {
     s_ours.values.push_back(milliseconds(run_ours));
@@ -231,6 +233,7 @@ void sort(Context& context, Queue& queue, std::size_t n, int reps, std::vector<F
   if (queue.read(keys) != expected) wrong("xgpu::sort did not sort");
   run_boost();
   if (queue.read(keys) != expected) wrong("Boost.Compute's sort did not sort");
+  bench::settle(queue);
   Samples s_ours, s_boost, s_std;
   for (int r = 0; r < reps; ++r) {
     s_ours.values.push_back(run_ours());
@@ -273,6 +276,7 @@ void sgemm(Context& context, Queue& queue, std::size_t n, int reps, std::vector<
   run_ours();  // warm-up: builds, first launches
   if (host_blas.loaded()) host_blas.run(a.data(), b.data(), c.data(), n);
   if (clblast.loaded()) clblast.run(queue, da, db, dc_peer, n);  // compiles CLBlast's kernels
+  bench::settle(queue);
   for (int r = 0; r < reps; ++r) {
     s_ours.values.push_back(run_ours());
     if (host_blas.loaded())
@@ -347,6 +351,7 @@ void transpose(Context& context, Queue& queue, std::size_t side, int reps,
   };
   run_ours();
   run_copy();
+  bench::settle(queue);
   Samples s_ours, s_copy;
   for (int r = 0; r < reps; ++r) {
     s_ours.values.push_back(run_ours());
@@ -441,6 +446,7 @@ void streaming(Context& context, Queue& queue, std::size_t n, bool quick, int re
   triad_once();
   run_axpy();
   for (SoftmaxCase& one : softmaxes) run_softmax(one);
+  bench::settle(queue);
   Samples s_triad, s_axpy;
   for (int r = 0; r < reps; ++r) {
     s_triad.values.push_back(gb_per_s(bytes, milliseconds(triad_once)));

@@ -10,6 +10,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include <xgpu/cache.hpp>
+#include <xgpu/queue.hpp>
 
 #include "bench.hpp"
 
@@ -53,6 +55,15 @@ inline double on_all_cores(const std::function<void(unsigned, unsigned)>& work) 
   for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t, threads);
   for (auto& thread : pool) thread.join();
   return seconds_since(started);
+}
+
+/// Between a warm-up and the timed rounds: the queue drained, and the kernel cache's pending
+/// saves written now. A kernel's first launch of a work-group shape schedules a save of its
+/// program 300 ms later; fetching the binary makes PoCL compile the whole program (0.7-1 s
+/// of CPU on 2 cores), which stalled timed launches for 1-6 s when it fell inside a round.
+inline void settle(Queue& queue) {
+  queue.finish();
+  xgpu::cache::flush();
 }
 
 /// A fresh number for a build option, so that no kernel cache answers a first-call build.
