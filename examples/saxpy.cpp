@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
     // The file name appears in build errors as saxpy.cl:LINE.
     xgpu::Program program = context.build(xgpu::Source{"saxpy.cl", kSaxpy});
     // Arguments are checked against the kernel's parameters: passing a double for `a` or
-    // a size_t for `n` is an xgpu::Error, not a wrong answer.
+    // a size_t for `n` is an xgpu::Error, not a wrong answer. launch() returns an
+    // xgpu::Event; submit() is the same launch for a caller that keeps none.
     queue.launch(program.kernel("saxpy"), xgpu::Range{n}, a, x_dev, y_dev, n);
     queue.read(y_dev, y.data());  // blocks until the kernel is done
 
