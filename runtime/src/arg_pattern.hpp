@@ -9,7 +9,7 @@
 #pragma once
 
 #include <cstddef>
-#include <cstring>
+#include <string>
 #include <vector>
 
 #include "xgpu/kernel_args.hpp"
@@ -30,7 +30,7 @@ class ArgPattern {
       const Shape& shape = shapes_[i];
       const KernelArg& arg = args[i];
       if (shape.kind != arg.kind || shape.scalar != arg.scalar || shape.lanes != arg.lanes ||
-          shape.size != value_size(arg) || !same_name(shape.type_name, arg.type_name)) {
+          shape.size != value_size(arg) || !same_name(shape, arg.type_name)) {
         return false;
       }
     }
@@ -47,8 +47,9 @@ class ArgPattern {
     types_ = types;
     shapes_.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
-      shapes_[i] = {args[i].kind,      args[i].scalar,      args[i].lanes,
-                    args[i].type_name, value_size(args[i]), false};
+      const char* name = args[i].type_name;
+      shapes_[i] = {args[i].kind,     args[i].scalar,      args[i].lanes, name != nullptr,
+                    name ? name : "", value_size(args[i]), false};
     }
     recorded_ = true;
   }
@@ -60,7 +61,10 @@ class ArgPattern {
     ArgKind kind;
     ScalarClass scalar;
     unsigned lanes;
-    const char* type_name;
+    bool named;
+    // A copy, not the pointer: the literal may live in a library unloaded since (a plugin
+    // that launched this kernel and was dlclosed).
+    std::string type_name;
     std::size_t size;
     bool converts;
   };
@@ -70,9 +74,9 @@ class ArgPattern {
   static std::size_t value_size(const KernelArg& arg) {
     return arg.kind == ArgKind::local ? 0 : arg.size;
   }
-  // One OpenCL type name may sit at several addresses (one per library that names it).
-  static bool same_name(const char* a, const char* b) {
-    return a == b || (a != nullptr && b != nullptr && std::strcmp(a, b) == 0);
+  // By content: one OpenCL type name may sit at several addresses (one per library).
+  static bool same_name(const Shape& shape, const char* name) {
+    return name == nullptr ? !shape.named : shape.named && shape.type_name == name;
   }
 
   std::vector<Shape> shapes_;

@@ -228,8 +228,13 @@ xgpu_status launch_argument_by_argument(const detail::Module& module, const RawL
     if (status != XGPU_STATUS_SUCCESS)
       refused_argument(state, i, given[i], arg, module, status, record);
   }
-  return module.table->kernel_launch(raw.queue, raw.kernel, global.dims, raw.offset,
-                                     global.size.data(), raw.local, raw.wait, raw.event);
+  // Such modules were always given somewhere to put the event: one not kept is released.
+  xgpu_event unkept = nullptr;
+  const xgpu_status status = module.table->kernel_launch(
+      raw.queue, raw.kernel, global.dims, raw.offset, global.size.data(), raw.local, raw.wait,
+      raw.event != nullptr ? raw.event : &unkept);
+  if (unkept != nullptr) detail::release_object(&module, detail::ObjectKind::event, unkept);
+  return status;
 }
 
 // One ABI call for the arguments and the launch; the module names a refused argument.

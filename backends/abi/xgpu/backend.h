@@ -269,7 +269,8 @@ typedef struct xgpu_backend_v1 {
   xgpu_status (*kernel_launch)(xgpu_queue queue, xgpu_kernel kernel, uint32_t dimensions,
                                const size_t* global_offset, const size_t* global_size,
                                const size_t* local_size /* NULL: the driver chooses */,
-                               const xgpu_wait_v1* wait, xgpu_event* event);
+                               const xgpu_wait_v1* wait,
+                               xgpu_event* event /* never NULL: the core always asks */);
 
   /* Events. */
   xgpu_status (*event_wait)(const xgpu_event* events, uint32_t count);

@@ -223,8 +223,10 @@ Event scan(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> 
   job.inclusive = inclusive;
   job.options = build_options(algo::Element<T>::options, queue.device()) +
                 " -DXGPU_SCAN_TILE_PER_ITEM=" + std::to_string(kTilePerItem);
-  // The GPU layout has one method, three launches over striped tiles.
-  if (algo::layout_for(queue.device().info(), "XGPU_SCAN_SHAPE", call) == algo::Layout::gpu)
+  // The GPU layout's own way, three launches over striped tiles, unless a test asks for one
+  // of the CPU layout's kernels by name.
+  const algo::Layout layout = algo::layout_for(queue.device().info(), "XGPU_SCAN_SHAPE", call);
+  if (layout == algo::Layout::gpu && method == ScanMethod::automatic)
     return striped(queue, in, out, init, job);
   // The single pass reads other tiles' input (see scan.cl): not while they are overwritten.
   const bool in_place = ext::same_buffer(in, out);

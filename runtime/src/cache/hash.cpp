@@ -35,7 +35,7 @@ Digest digest(BlockFunction compress, std::initializer_list<std::string_view> pi
     total += left;
     if (buffered > 0) {
       const std::size_t taken = std::min(left, sizeof block - buffered);
-      std::memcpy(block + buffered, bytes, taken);
+      if (taken > 0) std::memcpy(block + buffered, bytes, taken);  // data() may be NULL
       buffered += taken;
       bytes += taken;
       left -= taken;
@@ -46,7 +46,7 @@ Digest digest(BlockFunction compress, std::initializer_list<std::string_view> pi
     compress(state, bytes, left / 64);  // whole blocks straight from the caller's bytes
     bytes += left / 64 * 64;
     left %= 64;
-    std::memcpy(block, bytes, left);
+    if (left > 0) std::memcpy(block, bytes, left);
     buffered = left;
   }
   // A one bit, zeros, then the length in bits in the last 8 bytes of a block.

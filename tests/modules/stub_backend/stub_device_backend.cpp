@@ -251,6 +251,9 @@ xgpu_status kernel_launch(xgpu_queue queue, xgpu_kernel kernel, uint32_t, const 
   return guard([&] {
     // The argument is consumed: each launch must set it again (kernel_set_arg_buffer), as a
     // module without kernel_launch_with_args expects of the core.
+    // And, like such a module, it may write the event unconditionally: the core must always
+    // give it somewhere to (Queue::submit keeps no event, but the old ABI always asked).
+    if (event == nullptr) fail(XGPU_STATUS_INVALID_VALUE, "stub: kernel_launch given no event");
     StubBuffer* data = std::exchange(reinterpret_cast<StubKernel*>(kernel)->data, nullptr);
     if (data == nullptr)
       fail(XGPU_STATUS_INVALID_VALUE, "stub: kernel launched without its argument");

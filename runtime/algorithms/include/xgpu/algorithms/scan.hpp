@@ -8,9 +8,10 @@
 
 namespace xgpu {
 namespace detail {
-/// How a scan runs (see kernels/scan.cl): automatic picks a single pass on CPU devices and
-/// three launches elsewhere; a scan in place always gets three launches. The others are for
-/// tests.
+/// How a scan runs (see kernels/scan.cl): automatic follows the layout rule (XGPU_SCAN_SHAPE):
+/// the GPU layout's striped three launches, or on the CPU layout a single pass (three
+/// launches for a scan in place). The others, for tests, run the CPU layout's kernels by
+/// name whatever the layout.
 enum class ScanMethod { automatic, three_launches, single_pass };
 
 /// out = init + the inclusive or exclusive scan of in; `call` names the public function in
