@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench_cache_sgemm.hpp"
+#include "raw_opencl_device.hpp"
 
 namespace xgpu::cli {
 namespace {
@@ -34,42 +35,6 @@ std::string required_environment(const char* name) {
   const char* value = std::getenv(name);
   if (!value || !*value) throw std::runtime_error(std::string(name) + " is not set");
   return value;
-}
-
-template <class Query>
-std::string info_text(Query&& query) {
-  std::size_t size = 0;
-  if (query(0, nullptr, &size) != CL_SUCCESS) return {};
-  std::string text(size, '\0');
-  if (query(size, text.data(), nullptr) != CL_SUCCESS) return {};
-  while (!text.empty() && text.back() == '\0') text.pop_back();
-  return text;
-}
-
-cl_device_id find_device(const std::string& platform_name, const std::string& device_name) {
-  cl_uint count = 0;
-  check(clGetPlatformIDs(0, nullptr, &count), "clGetPlatformIDs");
-  std::vector<cl_platform_id> platforms(count);
-  check(clGetPlatformIDs(count, platforms.data(), nullptr), "clGetPlatformIDs");
-  for (cl_platform_id platform : platforms) {
-    auto platform_query = [&](std::size_t size, void* value, std::size_t* size_ret) {
-      return clGetPlatformInfo(platform, CL_PLATFORM_NAME, size, value, size_ret);
-    };
-    if (info_text(platform_query) != platform_name) continue;
-    cl_uint devices = 0;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &devices) != CL_SUCCESS) continue;
-    std::vector<cl_device_id> ids(devices);
-    check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, devices, ids.data(), nullptr),
-          "clGetDeviceIDs");
-    for (cl_device_id id : ids) {
-      auto device_query = [&](std::size_t size, void* value, std::size_t* size_ret) {
-        return clGetDeviceInfo(id, CL_DEVICE_NAME, size, value, size_ret);
-      };
-      if (info_text(device_query) == device_name) return id;
-    }
-  }
-  throw std::runtime_error("no OpenCL device named '" + device_name + "' on a platform named '" +
-                           platform_name + "'");
 }
 
 bool read_file(const std::string& path, std::string& bytes) {
@@ -184,8 +149,8 @@ void run(const std::string& folder, cl_device_id device) {
 int raw_sgemm_child() {
   try {
     const std::string folder = required_environment(kRawFolderVariable);
-    cl_device_id device = find_device(required_environment(kRawPlatformVariable),
-                                      required_environment(kRawDeviceVariable));
+    cl_device_id device = raw_opencl_device(required_environment(kRawPlatformVariable),
+                                            required_environment(kRawDeviceVariable));
     run(folder, device);
     return 0;
   } catch (const std::exception& error) {

@@ -2,15 +2,12 @@
 // raw OpenCL C API on the same device, in the same process. The raw side makes its own
 // context, in-order queue and kernels with the C API (found by platform and device name), and
 // the two take turns round by round so that drift on a shared machine hits both alike.
-#define CL_TARGET_OPENCL_VERSION 120
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
-#include <CL/cl.h>
-
 #include <ctime>
 #include <string>
 #include <xgpu/xgpu.hpp>
 
 #include "bench_util.hpp"
+#include "raw_opencl_device.hpp"
 
 namespace xgpu::cli {
 namespace {
@@ -32,24 +29,6 @@ void check(cl_int status, const char* what) {
   }
 }
 
-std::string platform_text(cl_platform_id platform, cl_platform_info what) {
-  std::size_t size = 0;
-  clGetPlatformInfo(platform, what, 0, nullptr, &size);
-  std::string text(size, '\0');
-  clGetPlatformInfo(platform, what, size, text.data(), nullptr);
-  while (!text.empty() && text.back() == '\0') text.pop_back();
-  return text;
-}
-
-std::string device_text(cl_device_id device, cl_device_info what) {
-  std::size_t size = 0;
-  clGetDeviceInfo(device, what, 0, nullptr, &size);
-  std::string text(size, '\0');
-  clGetDeviceInfo(device, what, size, text.data(), nullptr);
-  while (!text.empty() && text.back() == '\0') text.pop_back();
-  return text;
-}
-
 // The raw baseline: the same device through the OpenCL C API, nothing of xgpu in between.
 struct Raw {
   cl_context context = nullptr;
@@ -59,23 +38,7 @@ struct Raw {
   cl_mem buffers[3] = {};
 
   Raw(const DeviceInfo& info, const std::string& options) {
-    cl_uint count = 0;
-    clGetPlatformIDs(0, nullptr, &count);
-    std::vector<cl_platform_id> platforms(count);
-    if (count) clGetPlatformIDs(count, platforms.data(), nullptr);
-    cl_device_id found = nullptr;
-    for (cl_platform_id platform : platforms) {
-      if (platform_text(platform, CL_PLATFORM_NAME) != info.platform_name) continue;
-      cl_uint devices = 0;
-      if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &devices) != CL_SUCCESS)
-        continue;
-      std::vector<cl_device_id> ids(devices);
-      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, devices, ids.data(), nullptr);
-      for (cl_device_id id : ids) {
-        if (!found && device_text(id, CL_DEVICE_NAME) == info.name) found = id;
-      }
-    }
-    if (!found) throw Error(Errc::backend, "no OpenCL device named " + info.name, "bench");
+    const cl_device_id found = raw_opencl_device(info.platform_name, info.name);
     cl_int status = CL_SUCCESS;
     context = clCreateContext(nullptr, 1, &found, nullptr, nullptr, &status);
     check(status, "clCreateContext");
