@@ -60,7 +60,13 @@ void print_checklist(std::ostream& out, const Findings& findings, const Symbols&
     const std::string mark = finding.status == Status::ok        ? style.green(marks.ok)
                              : finding.status == Status::problem ? style.red(marks.problem)
                                                                  : style.dim(marks.not_applicable);
-    out << "  " << mark << ' ' << finding.subject << ": " << finding.detail << '\n';
+    // Errors with context span lines: keep their later lines under the finding.
+    std::string detail = finding.detail;
+    for (std::size_t at = detail.find('\n'); at != std::string::npos;
+         at = detail.find('\n', at + 1)) {
+      detail.insert(at + 1, "      ");
+    }
+    out << "  " << mark << ' ' << finding.subject << ": " << detail << '\n';
     if (finding.status == Status::problem && !finding.fix.empty()) {
       out << "      " << style.yellow("fix:") << ' ' << finding.fix << '\n';
     }

@@ -20,6 +20,10 @@ std::string device_name(std::size_t index, const DeviceInfo& info) {
   return std::to_string(index) + " " + info.name + " (" + info.platform_name + ")";
 }
 
+std::string devices_count(std::size_t count) {
+  return std::to_string(count) + (count == 1 ? " device" : " devices");
+}
+
 std::string joined(const std::vector<std::string>& items) {
   std::string text;
   for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
@@ -73,6 +77,13 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 Finding device_variable(const std::string& value) {
   Finding finding{kVariables, "XGPU_DEVICE=" + value, Status::ok, {}, {}};
+  try {
+    xgpu::devices();
+  } catch (const Error&) {
+    finding.status = Status::not_applicable;
+    finding.detail = "not checked: XGPU_VISIBLE_DEVICES does not parse";
+    return finding;
+  }
   try {
     if (auto device = xgpu::find(value)) {
       finding.detail = "xgpu::select() picks " + device_name(device->index(), device->info());
@@ -214,7 +225,7 @@ Findings check_modules() {
     Finding finding{kModules, report.name, Status::ok, {}, {}};
     const std::string where = report.path.empty() ? "" : " (" + report.path + ")";
     if (report.loaded && report.device_count > 0) {
-      finding.detail = "loaded, " + std::to_string(report.device_count) + " devices" + where;
+      finding.detail = "loaded, " + devices_count(report.device_count) + where;
     } else if (report.loaded) {
       // A module for hardware this machine lacks is not a problem while another has devices.
       finding.status = offered > 0 ? Status::not_applicable : Status::problem;
@@ -245,7 +256,7 @@ Findings check_modules() {
       findings.push_back({kModules,
                           "devices",
                           Status::ok,
-                          std::to_string(names.size()) + " visible: " + joined(names),
+                          devices_count(names.size()) + " visible: " + joined(names),
                           {}});
     }
   } catch (const Error& error) {
