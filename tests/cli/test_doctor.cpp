@@ -240,6 +240,19 @@ TEST_CASE("doctor: the .icd files the loader reads", "[doctor]") {
   CHECK_THAT(bad->detail, Catch::Contains("cannot open shared object file"));
   CHECK(find_subject(findings, folder + "/empty.icd")->status == Status::problem);
 
+  SECTION("a library that is not an ICD, and one that is") {
+    root.write("/icd/libm.icd", "libm.so.6\n");
+    root.write("/icd/pocl.icd", "libpocl.so.2\n");
+    const Findings more = check_icd_files(plan_icds(root.path(), {folder, "", ""}));
+    const Finding* not_icd = find_subject(more, folder + "/libm.icd");
+    REQUIRE(not_icd != nullptr);
+    CHECK(not_icd->status == Status::problem);
+    CHECK_THAT(not_icd->detail, Catch::Contains("no clIcdGetPlatformIDsKHR"));
+    const Finding* pocl = find_subject(more, folder + "/pocl.icd");
+    REQUIRE(pocl != nullptr);
+    CHECK(pocl->status == Status::ok);
+    CHECK_THAT(pocl->detail, Catch::Contains("platforms: Portable Computing Language (OpenCL"));
+  }
   SECTION("the default folder under the root, and a missing one") {
     CHECK(plan_icds(root.path(), {}).where == root.path() + "/etc/OpenCL/vendors");
     const Findings none = check_icd_files(plan_icds(root.path(), {}));
