@@ -3,6 +3,7 @@
 // (group render or video), and both need their vendor's OpenCL runtime: ROCm's libamdocl64
 // for AMD, the NEO compute runtime's libigdrcl for Intel.
 #include <algorithm>
+#include <cstdio>
 
 #include "doctor_system.hpp"
 

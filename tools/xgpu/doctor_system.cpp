@@ -2,11 +2,11 @@
 #include "doctor_system.hpp"
 
 #include <dirent.h>
-#include <grp.h>
 #include <pwd.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
