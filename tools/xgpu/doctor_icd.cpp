@@ -1,16 +1,18 @@
 // The OpenCL ICD loader and the .icd files it reads, checked the way the loader uses them:
-// each library is opened with dlopen (its dlerror text is the reason when it fails), and
-// asked for its platforms through clIcdGetPlatformIDsKHR, the entry point every ICD must
-// export for the loader. Each platform object an ICD returns starts with a pointer to its
-// dispatch table (cl_khr_icd), whose second entry is clGetPlatformInfo: calling that is
-// what the loader does, so it works for ICDs that export nothing else (Oclgrind's).
+// each library is opened with dlopen (xgpu::common::DynamicLibrary; dlerror's text is the
+// reason when it fails) and asked for its platforms through clIcdGetPlatformIDsKHR, the
+// entry point every ICD exports for the loader. Each platform object an ICD returns starts
+// with a pointer to its dispatch table (cl_khr_icd), whose second entry is
+// clGetPlatformInfo: calling that is what the loader does, so it works for ICDs that export
+// nothing else (Oclgrind's), and it names the .icd at fault, which the loader's merged
+// platform list cannot.
 #include <dlfcn.h>
-#include <link.h>
 #include <sys/stat.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
+#include <xgpu/common/dynamic_library.hpp>
 
 #include "doctor_system.hpp"
 
@@ -50,14 +52,18 @@ struct IcdPlatforms {
   std::string problem;
 };
 
-IcdPlatforms platforms_of(void* library) {
+// A function the library exports, else one it hands out through its
+// clGetExtensionFunctionAddress (how the ICD and loader extensions are reached).
+template <class Function>
+Function exported_or_extension(const common::DynamicLibrary& library, const char* name) {
+  if (auto function = library.function<Function>(name)) return function;
+  auto address = library.function<GetExtensionAddress>("clGetExtensionFunctionAddress");
+  return address ? reinterpret_cast<Function>(address(name)) : nullptr;
+}
+
+IcdPlatforms platforms_of(const common::DynamicLibrary& library) {
   IcdPlatforms result;
-  auto get_ids = reinterpret_cast<GetPlatformIds>(dlsym(library, "clIcdGetPlatformIDsKHR"));
-  if (get_ids == nullptr) {
-    auto address =
-        reinterpret_cast<GetExtensionAddress>(dlsym(library, "clGetExtensionFunctionAddress"));
-    if (address) get_ids = reinterpret_cast<GetPlatformIds>(address("clIcdGetPlatformIDsKHR"));
-  }
+  auto get_ids = exported_or_extension<GetPlatformIds>(library, "clIcdGetPlatformIDsKHR");
   if (get_ids == nullptr) {
     result.problem = "not an OpenCL ICD: no clIcdGetPlatformIDsKHR";
     return result;
@@ -87,13 +93,11 @@ IcdPlatforms platforms_of(void* library) {
 
 Finding library_finding(const std::string& subject, const std::string& library) {
   Finding finding{kSection, subject, Status::ok, {}, {}};
-  dlerror();
   // Kept open: the loader opens the same libraries, and some drivers do not unload cleanly.
-  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* why = dlerror();
+  const common::DynamicLibrary handle = common::DynamicLibrary::open_path(library);
+  if (!handle.loaded()) {
     finding.status = Status::problem;
-    finding.detail = library + " does not load: " + (why ? why : "dlopen failed");
+    finding.detail = library + " does not load: " + handle.why_not();
     finding.fix = "install the driver package that provides " + library + ", or delete " + subject +
                   " if that driver is gone";
     return finding;
@@ -206,32 +210,28 @@ Findings check_icd_files(const IcdPlan& plan) {
 
 Findings check_icd_loader() {
   Finding loader{kSection, "ICD loader", Status::ok, {}, {}};
-  void* handle = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* why = dlerror();
+  const common::DynamicLibrary handle = common::DynamicLibrary::open_path("libOpenCL.so.1");
+  if (!handle.loaded()) {
     loader.status = Status::problem;
-    loader.detail = std::string("libOpenCL.so.1 does not load: ") + (why ? why : "");
+    loader.detail = "libOpenCL.so.1 does not load: " + handle.why_not();
     loader.fix =
         "install an OpenCL ICD loader (Debian/Ubuntu: sudo apt install ocl-icd-libopencl1)";
     return {loader};
   }
+  // The file that served: where the dynamic linker found one of its functions.
   std::string file = "libOpenCL.so.1";
-  link_map* map = nullptr;
-  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name) {
+  Dl_info where{};
+  void* any_function = handle.symbol("clGetPlatformIDs");
+  if (any_function && dladdr(any_function, &where) != 0 && where.dli_fname) {
     char resolved[4096];
-    file = realpath(map->l_name, resolved) ? resolved : map->l_name;
+    file = realpath(where.dli_fname, resolved) ? resolved : where.dli_fname;
   }
   std::string about;
   // ocl-icd names it clGetICDLoaderInfoOCLICD, the Khronos loader adds "Ext"; both hand it
   // out as an extension function, and some builds also export it.
   GetLoaderInfo loader_info = nullptr;
-  auto address =
-      reinterpret_cast<GetExtensionAddress>(dlsym(handle, "clGetExtensionFunctionAddress"));
   for (const char* name : {"clGetICDLoaderInfoOCLICD", "clGetICDLoaderInfoOCLICDExt"}) {
-    if (loader_info == nullptr) loader_info = reinterpret_cast<GetLoaderInfo>(dlsym(handle, name));
-    if (loader_info == nullptr && address) {
-      loader_info = reinterpret_cast<GetLoaderInfo>(address(name));
-    }
+    if (loader_info == nullptr) loader_info = exported_or_extension<GetLoaderInfo>(handle, name);
   }
   if (loader_info) {
     // The vendor tells the loaders apart: "OCL Icd free software" is ocl-icd.
@@ -246,8 +246,8 @@ Findings check_icd_loader() {
   Findings findings{loader};
 
   // The loader's own list: the platforms a program linking libOpenCL sees.
-  auto get_ids = reinterpret_cast<GetPlatformIds>(dlsym(handle, "clGetPlatformIDs"));
-  auto get_info = reinterpret_cast<GetPlatformInfo>(dlsym(handle, "clGetPlatformInfo"));
+  auto get_ids = handle.function<GetPlatformIds>("clGetPlatformIDs");
+  auto get_info = handle.function<GetPlatformInfo>("clGetPlatformInfo");
   std::uint32_t count = 0;
   if (get_ids == nullptr || get_info == nullptr || get_ids(0, nullptr, &count) != 0) count = 0;
   std::vector<void*> platforms(count);
