@@ -64,6 +64,14 @@ std::vector<Device> devices() {
   return list;
 }
 
+std::vector<HiddenDevice> hidden_devices() {
+  std::vector<HiddenDevice> list;
+  for (const auto* record : detail::Registry::instance().hidden_devices()) {
+    list.push_back(HiddenDevice{record->global_index, record->info});
+  }
+  return list;
+}
+
 std::vector<Device> select_all(std::string_view selector) {
   const auto& registry = detail::Registry::instance();
   std::vector<Device> list;

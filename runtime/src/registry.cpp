@@ -155,6 +155,14 @@ const std::vector<const DeviceRecord*>& Registry::visible_devices() const {
   return visible_;
 }
 
+std::vector<const DeviceRecord*> Registry::hidden_devices() const {
+  std::vector<const DeviceRecord*> hidden;
+  for (const auto& device : devices_) {
+    if (!device->visible) hidden.push_back(device.get());
+  }
+  return hidden;
+}
+
 std::vector<std::string> Registry::backend_names() const {
   std::set<std::string> names = {"opencl", "cuda", "level_zero", "hip"};  // known and planned
   for (const auto& module : modules_) names.insert(module->name);

@@ -29,6 +29,8 @@ class Registry {
 
   /// Visible devices; throws the stored error when XGPU_VISIBLE_DEVICES did not parse.
   const std::vector<const DeviceRecord*>& visible_devices() const;
+  /// Every device with visible == false, in backend order.
+  std::vector<const DeviceRecord*> hidden_devices() const;
   const std::vector<BackendReport>& reports() const { return reports_; }
   const std::vector<std::string>& search_path() const { return search_path_; }
   std::vector<std::string> backend_names() const;

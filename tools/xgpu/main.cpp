@@ -10,6 +10,7 @@
 #include "cache_command.hpp"
 #include "command.hpp"
 #include "conform_command.hpp"
+#include "doctor_command.hpp"
 #include "exit_codes.hpp"
 #include "query.hpp"
 
@@ -23,6 +24,8 @@ constexpr CommandSpec kCommands[] = {
     {"cache", "Show, list, verify, prune or clear the shared kernel cache", xgpu::cli::setup_cache},
     {"bench", "Measure a device, beside baselines from the same run", xgpu::cli::setup_bench},
     {"conform", "Check that a device, its driver and xgpu work together", xgpu::cli::setup_conform},
+    {"doctor", "Say why a device is missing: drivers, groups, modules, variables, cache",
+     xgpu::cli::setup_doctor},
 };
 
 std::string version_text() {

@@ -80,6 +80,18 @@ class XGPU_API Device {
 /// Throws xgpu::Error if XGPU_VISIBLE_DEVICES does not parse.
 XGPU_API std::vector<Device> devices();
 
+/// A device that XGPU_VISIBLE_DEVICES hides: its position among all devices of all backends
+/// (the numbering XGPU_VISIBLE_DEVICES's indices use) and its properties.
+struct HiddenDevice {
+  std::size_t index = 0;
+  DeviceInfo info;
+};
+
+/// The devices XGPU_VISIBLE_DEVICES hides, in backend order; empty when it is unset. When it
+/// does not parse, devices() throws and every device is listed here. For diagnostics such as
+/// `xgpu doctor`: a hidden device cannot be selected or used.
+XGPU_API std::vector<HiddenDevice> hidden_devices();
+
 /// The device a selector picks (see docs/selectors.md): "gpu", "opencl:gpu:1", "nvidia:0",
 /// "cpu", "2", or several terms separated by commas, the first matching term winning.
 /// An empty selector means XGPU_DEVICE, else the default: a real GPU, then an
