@@ -45,7 +45,7 @@ TEST_CASE("the split adapts to a fast and a very slow device", "[multi_adapt]") 
   xgpu::DeviceGroup group(std::vector<xgpu::Device>{pocl[0], oclgrind[0]});
   const auto programs = group.build(xgpu_test::kSaxpySource);
   std::vector<double> seconds;
-  for (int call = 0; call < 6; ++call) {
+  for (int call = 0; call < 8; ++call) {
     // Scattered again each call: the split follows the weights the last call measured.
     auto x = group.scatter(host_x), y = group.scatter(host_y);
     seconds.push_back(timed_saxpy(group, programs, x, y));
@@ -58,14 +58,16 @@ TEST_CASE("the split adapts to a fast and a very slow device", "[multi_adapt]") 
     CHECK(std::count(result.begin(), result.end(), 2.0f) == static_cast<std::ptrdiff_t>(n));
   }
   const auto weights = group.weights();
-  WARN("PoCL alone: " << alone_seconds * 1e3
-                      << " ms; the group's last call: " << seconds.back() * 1e3 << " ms");
   CHECK(weights[1] < weights[0] / 100);
   // The first call, split evenly, takes about a second (Oclgrind simulates half the work);
   // the second may too, when PoCL's first launch (a compile) made it look slow. After
-  // that, a call takes PoCL's time plus Oclgrind's own cost per launch (1.5-2 ms for a few
-  // dozen elements, more than PoCL's whole 0.3 ms at this size). The bound: 3x PoCL alone
-  // plus 10 ms, on the better of the last two calls (the machine is shared).
-  const double last = std::min(seconds[seconds.size() - 1], seconds[seconds.size() - 2]);
-  CHECK(last < 3 * alone_seconds + 0.010);
+  // that, a call takes PoCL's time plus Oclgrind's own cost per launch (1-2 ms for a few
+  // dozen elements, more than PoCL's whole 0.3 ms at this size). The bound, for a shared
+  // machine running other tests (and sanitizers) beside this one: the best of the last
+  // three calls within 3x PoCL alone plus 20 ms. A split that had not adapted, or stopped
+  // at a few thousand elements on Oclgrind, takes longer.
+  const double last = *std::min_element(seconds.end() - 3, seconds.end());
+  WARN("PoCL alone: " << alone_seconds * 1e3
+                      << " ms; the group's best of its last three calls: " << last * 1e3 << " ms");
+  CHECK(last < 3 * alone_seconds + 0.020);
 }
