@@ -19,6 +19,7 @@ std::shared_ptr<detail::GroupState> make_state(const std::vector<Device>& device
     state->members.push_back(DeviceGroup::Member{device, context, queue});
   }
   state->rates.assign(devices.size(), 0.0);
+  state->measurements.assign(devices.size(), 0);
   return state;
 }
 
@@ -81,7 +82,7 @@ std::vector<Program> DeviceGroup::build(const Source& source, std::string_view o
 std::vector<double> DeviceGroup::weights() const {
   std::lock_guard<std::mutex> lock(state_->mutex);
   if (state_->fixed_weights) return *state_->fixed_weights;
-  return detail::weights_from_rates(state_->rates);
+  return detail::weights_from_rates(state_->rates, state_->measurements);
 }
 
 std::vector<Slice> DeviceGroup::split(std::size_t n) const {
@@ -122,6 +123,7 @@ void DeviceGroup::for_each_slices(
   for (std::size_t i = 0; i < size(); ++i) {
     if (slices[i].count == 0) continue;  // keeps the rate it had
     state_->rates[i] = detail::updated_rate(state_->rates[i], slices[i].count, seconds[i]);
+    ++state_->measurements[i];
   }
 }
 

@@ -13,7 +13,8 @@ struct GroupState {
   std::vector<DeviceGroup::Member> members;
   mutable std::mutex mutex;
   std::optional<std::vector<double>> fixed_weights;  // normalised; set by set_weights()
-  std::vector<double> rates;  // measured elements per second; 0: never measured
+  std::vector<double> rates;           // measured elements per second; 0: never measured
+  std::vector<unsigned> measurements;  // how many calls each rate comes from
 };
 
 }  // namespace xgpu::detail

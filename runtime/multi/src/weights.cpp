@@ -40,12 +40,14 @@ std::vector<double> normalised_weights(const std::vector<double>& weights, std::
   return result;
 }
 
-std::vector<double> weights_from_rates(const std::vector<double>& rates) {
-  double measured_sum = 0;
+std::vector<double> weights_from_rates(const std::vector<double>& rates,
+                                       const std::vector<unsigned>& measurements) {
+  double measured_sum = 0, fastest = 0;
   std::size_t measured = 0;
   for (double rate : rates) {
     if (rate > 0) {
       measured_sum += rate;
+      fastest = std::max(fastest, rate);
       ++measured;
     }
   }
@@ -54,6 +56,11 @@ std::vector<double> weights_from_rates(const std::vector<double>& rates) {
   double total = 0;
   for (std::size_t i = 0; i < rates.size(); ++i) {
     weights[i] = rates[i] > 0 ? rates[i] : stand_in;
+    // The fastest device itself is never left out, so the total stays positive.
+    if (rates[i] > 0 && rates[i] < kLeastUsefulRate * fastest &&
+        measurements[i] >= kMeasurementsBeforeLeavingOut) {
+      weights[i] = 0;
+    }
     total += weights[i];
   }
   for (double& weight : weights) weight /= total;

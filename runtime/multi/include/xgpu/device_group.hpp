@@ -114,7 +114,8 @@ class XGPU_MULTI_API DeviceGroup {
   /// Contiguous slices covering [0, n), one per device in order (some may be empty), sizes
   /// proportional to weights(), rounded by largest remainder so they sum to n exactly.
   std::vector<Slice> split(std::size_t n) const;
-  /// The weights in effect, normalised to sum 1: fixed ones, or else measured rates.
+  /// The weights in effect, normalised to sum 1: fixed ones, or else from measured rates
+  /// (a device measured under 1/100 as fast as the fastest gets 0; docs/multi-device.md).
   std::vector<double> weights() const;
   /// Fixes the weights (normalised here). One per device, finite, >= 0, not all zero, else
   /// invalid_argument.
