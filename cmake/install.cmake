@@ -1,6 +1,6 @@
 # Install rules for the library, its headers and the package files that let other projects
-# find it: find_package(xgpu) gives xgpu::xgpu (libxgpu and libxgpu-algorithms; also
-# xgpu::core and xgpu::algorithms alone), pkg-config gives `xgpu`. The backend
+# find it: find_package(xgpu) gives xgpu::xgpu (libxgpu, libxgpu-algorithms and libxgpu-multi;
+# also xgpu::core, xgpu::algorithms and xgpu::multi alone), pkg-config gives `xgpu`. The backend
 # modules and the `xgpu` command install themselves from their own CMakeLists.
 include(CMakePackageConfigHelpers)
 
@@ -17,6 +17,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/algorithms/include/xgpu/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/xgpu
         COMPONENT development
         FILES_MATCHING PATTERN "*.hpp")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/multi/include/xgpu/
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/xgpu
+        COMPONENT development
+        FILES_MATCHING PATTERN "*.hpp")
 # The backend ABI, for authors of modules built outside this tree.
 install(FILES ${PROJECT_SOURCE_DIR}/backends/abi/xgpu/backend.h
               ${PROJECT_SOURCE_DIR}/backends/abi/xgpu/backend_status.def
@@ -26,7 +30,7 @@ install(FILES ${PROJECT_BINARY_DIR}/runtime/generated/xgpu/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/xgpu
         COMPONENT development)
 
-install(TARGETS xgpu-core xgpu-algorithms xgpu EXPORT xgpuTargets
+install(TARGETS xgpu-core xgpu-algorithms xgpu-multi xgpu EXPORT xgpuTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
                 NAMELINK_COMPONENT development
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime
