@@ -2,6 +2,7 @@
 // different contexts share nothing a thread could wait on, so a thread each is the simple
 // way to make their blocking copies and finishes overlap.
 #include <exception>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,14 +28,14 @@ std::string text_of(const std::exception_ptr& error) {
   }
 }
 
-const Error* as_xgpu_error(const std::exception_ptr& error, Error* storage) {
+// The failure as an xgpu::Error, when it is one.
+std::optional<Error> as_xgpu_error(const std::exception_ptr& error) {
   try {
     std::rethrow_exception(error);
   } catch (const Error& e) {
-    *storage = e;
-    return storage;
+    return e;
   } catch (...) {
-    return nullptr;
+    return std::nullopt;
   }
 }
 
@@ -53,10 +54,9 @@ const Error* as_xgpu_error(const std::exception_ptr& error, Error* storage) {
     details.message +=
         "\n  device " + std::to_string(i) + " (" + name + "): " + text_of(failures[k].error);
     details.device += (k == 0 ? "" : "; ") + name;
-    Error storage(Errc::backend, "", "");
-    const Error* error = as_xgpu_error(failures[k].error, &storage);
-    if (error == nullptr || (k > 0 && error->code() != details.code)) codes_agree = false;
-    if (error != nullptr && k == 0) {
+    const std::optional<Error> error = as_xgpu_error(failures[k].error);
+    if (!error || (k > 0 && error->code() != details.code)) codes_agree = false;
+    if (error && k == 0) {
       details.code = error->code();
       if (failures.size() == 1) {
         details.native_status = error->native_status();

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <vector>
+#include <xgpu/device_group.hpp>
 #include <xgpu/xgpu.hpp>
 
 namespace {
@@ -37,6 +38,17 @@ unsigned run_on(const xgpu::Device& device) {
   return wrong;
 }
 
+// libxgpu-multi links and works from the install: every device as one group, a vector
+// scattered across them and gathered back.
+bool group_round_trip() {
+  xgpu::DeviceGroup group("*");
+  std::vector<int> data(1001);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<int>(i) * 5 - 9;
+  const bool same = group.gather(group.scatter(data)) == data;
+  std::printf("DeviceGroup of %zu devices: %s\n", group.size(), same ? "OK" : "WRONG RESULTS");
+  return same;
+}
+
 }  // namespace
 
 int main() {
@@ -60,6 +72,7 @@ int main() {
       std::printf("%s: %s\n", device.describe().c_str(), wrong == 0 ? "OK" : "WRONG RESULTS");
       failures += wrong != 0;
     }
+    failures += !group_round_trip();
     return failures == 0 ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "consumer: %s\n", e.what());
