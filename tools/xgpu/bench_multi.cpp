@@ -80,14 +80,17 @@ int adapt(DeviceGroup& group, const Operation& op, const std::vector<float>& x,
   return kMaxRounds;
 }
 
-// A share under this is worth less than what running the device costs: its launch, and on a
-// host that also runs it (a simulator, a CPU device) the cores it takes from the others.
+// A share under this fraction of the largest is worth less than what running its device
+// costs: the launch, and on a host that also runs the device (a simulator, a CPU device) the
+// cores it takes from the others.
 constexpr double kNegligible = 0.01;
 
-// The weights with every one under kNegligible set to 0 (set_weights normalises them).
+// The weights with every one under kNegligible of the largest set to 0 (the largest stays;
+// set_weights normalises them).
 std::vector<double> without_negligible(std::vector<double> weights) {
+  const double largest = *std::max_element(weights.begin(), weights.end());
   for (double& w : weights) {
-    if (w < kNegligible) w = 0;
+    if (w < kNegligible * largest) w = 0;
   }
   return weights;
 }
@@ -214,8 +217,8 @@ void bench_multi(DeviceGroup& group, const BenchOptions& options, std::vector<Fi
                    " rounds of adapting)";
     figures.push_back(std::move(adapted));
     if (spreads.size() > 1) {
-      Figure trimmed =
-          bench::make_figure(kSuite, split + ", weights under 1% set to 0", "ms", on_group[1]);
+      Figure trimmed = bench::make_figure(
+          kSuite, split + ", weights under 1% of the largest set to 0", "ms", on_group[1]);
       bench::compare_with(trimmed, baseline, 0, true);
       trimmed.note = "weights " + weights_text(pruned) +
                      ": what the devices with a negligible share cost the split above";
