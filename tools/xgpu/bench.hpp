@@ -11,6 +11,10 @@
 #include "color.hpp"
 #include "command.hpp"
 
+namespace xgpu {
+class DeviceGroup;
+}
+
 namespace xgpu::cli {
 
 /// Repetitions of one measurement, in the figure's unit.
@@ -47,6 +51,8 @@ void bench_dispatch(const Device& device, const BenchOptions& options,
 void bench_memory(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 void bench_compute(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 void bench_library(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
+/// The `multi` suite measures a group of devices together (bench_multi.cpp).
+void bench_multi(DeviceGroup& group, const BenchOptions& options, std::vector<Figure>& figures);
 
 /// Prints, per device of `report` matched by name in the earlier report `old` (both as
 /// `--json` writes them), each case's old median, new median and change in percent.

@@ -1,6 +1,7 @@
 // `xgpu bench [SUITE...] [-d SEL] [--quick] [--json FILE] [--compare FILE]`: runs suites on
 // devices and prints one table per device; --json writes every repetition's median, min and
-// max, --compare shows the change against such a file.
+// max, --compare shows the change against such a file. The `multi` suite runs once, on the
+// selected devices together (default: every visible one), and only when named.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +14,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <xgpu/cache.hpp>
+#include <xgpu/device_group.hpp>
 
 #include "bench.hpp"
 #include "exit_codes.hpp"
@@ -30,6 +32,9 @@ constexpr SuiteSpec kSuites[] = {{"dispatch", bench_dispatch},
                                  {"compute", bench_compute},
                                  {"library", bench_library},
                                  {"cache", bench_cache}};
+// Measures the selected devices as one group, after the per-device suites; not in the default
+// set, whose devices (the best one) it does not share.
+constexpr const char* kGroupSuite = "multi";
 
 struct Options {
   std::vector<std::string> suites;
@@ -47,8 +52,9 @@ std::string format(double value) {
   return text;
 }
 
-void print_table(const Device& device, const std::vector<Figure>& figures, const Style& style) {
-  std::cout << style.bold(device.describe()) << '\n';
+void print_table(const std::string& heading, const std::vector<Figure>& figures,
+                 const Style& style) {
+  std::cout << style.bold(heading) << '\n';
   Table table;
   table.add_column("suite");
   table.add_column("case");
@@ -71,8 +77,7 @@ void print_table(const Device& device, const std::vector<Figure>& figures, const
   }
 }
 
-nlohmann::json figures_json(const Device& device, const std::vector<Figure>& figures) {
-  const DeviceInfo& info = device.info();
+nlohmann::json figures_list(const std::vector<Figure>& figures) {
   nlohmann::json list = nlohmann::json::array();
   for (const Figure& f : figures) {
     list.push_back({{"suite", f.suite},
@@ -88,6 +93,11 @@ nlohmann::json figures_json(const Device& device, const std::vector<Figure>& fig
                     {"met", f.met},
                     {"note", f.note}});
   }
+  return list;
+}
+
+nlohmann::json figures_json(const Device& device, const std::vector<Figure>& figures) {
+  const DeviceInfo& info = device.info();
   return {{"device",
            {{"backend", info.backend},
             {"platform", info.platform_name},
@@ -95,7 +105,40 @@ nlohmann::json figures_json(const Device& device, const std::vector<Figure>& fig
             {"name", info.name},
             {"device_version", info.device_version},
             {"driver_version", info.driver_version}}},
-          {"figures", list}};
+          {"figures", figures_list(figures)}};
+}
+
+// A group's heading, and its entry among the report's devices: named "group: " and its
+// members' names, so that --compare matches it with the same group of an earlier run.
+std::string group_name(const DeviceGroup& group) {
+  std::string name = "group:";
+  for (std::size_t d = 0; d < group.size(); ++d)
+    name += (d ? " + " : " ") + group[d].device.info().name;
+  return name;
+}
+
+nlohmann::json group_json(const DeviceGroup& group, const std::vector<Figure>& figures) {
+  nlohmann::json members = nlohmann::json::array();
+  for (std::size_t d = 0; d < group.size(); ++d)
+    members.push_back(figures_json(group[d].device, {})["device"]);
+  return {{"device", {{"name", group_name(group)}, {"members", members}}},
+          {"figures", figures_list(figures)}};
+}
+
+// Runs the group suite on the devices `selector` picks (every visible one when empty).
+void run_group_suite(const std::string& selector, const BenchOptions& options, bool progress,
+                     const Style& style, nlohmann::json& report, bool& all_met) {
+  DeviceGroup group(selector.empty() ? "*" : selector);
+  std::string heading = group_name(group);
+  if (progress) std::cerr << "\r\x1b[K" << kGroupSuite << " on " << heading << "..." << std::flush;
+  std::vector<Figure> figures;
+  bench_multi(group, options, figures);
+  if (progress) std::cerr << "\r\x1b[K" << std::flush;
+  for (std::size_t d = 0; d < group.size(); ++d)
+    heading += "\n  device " + std::to_string(d) + ": " + group[d].device.describe();
+  print_table(heading, figures, style);
+  for (const Figure& f : figures) all_met &= f.met;
+  report["devices"].push_back(group_json(group, figures));
 }
 
 // XGPU_CACHE_DIR pointed at a fresh folder for the bench's lifetime; set before the kernel
@@ -124,22 +167,28 @@ int run_bench(const Options& options) {
   // cache folder, removed at the end, never to the user's.
   PrivateCacheFolder private_cache;
   std::vector<const SuiteSpec*> suites;
+  bool group_suite = false;
   for (const std::string& name : options.suites) {
+    if (name == kGroupSuite) {
+      group_suite = true;
+      continue;
+    }
     auto found = std::find_if(std::begin(kSuites), std::end(kSuites),
                               [&](const SuiteSpec& s) { return name == s.name; });
     if (found == std::end(kSuites)) {
       std::cerr << "xgpu: error: unknown benchmark suite '" << name
-                << "' (suites: dispatch, memory, compute, library, cache)\n";
+                << "' (suites: dispatch, memory, compute, library, cache, multi)\n";
       return kExitUsage;
     }
     suites.push_back(found);
   }
-  if (suites.empty()) {
+  if (suites.empty() && !group_suite) {
     for (const SuiteSpec& suite : kSuites) suites.push_back(&suite);
   }
-  std::vector<Device> devices =
-      options.device.empty() ? std::vector<Device>{select()} : select_all(options.device);
-  if (devices.empty()) {
+  std::vector<Device> devices;
+  if (!suites.empty())
+    devices = options.device.empty() ? std::vector<Device>{select()} : select_all(options.device);
+  if (!suites.empty() && devices.empty()) {
     std::cerr << "xgpu: error: no device matches '" << options.device << "'\n";
     return kExitNoMatch;
   }
@@ -167,10 +216,11 @@ int run_bench(const Options& options) {
       suite->run(device, options.bench, figures);
     }
     if (progress) std::cerr << "\r\x1b[K" << std::flush;
-    print_table(device, figures, style);
+    print_table(device.describe(), figures, style);
     for (const Figure& f : figures) all_met &= f.met;
     report["devices"].push_back(figures_json(device, figures));
   }
+  if (group_suite) run_group_suite(options.device, options.bench, progress, style, report, all_met);
   if (!options.json_file.empty()) {
     std::ofstream out(options.json_file);
     out << report.dump(2) << '\n';
@@ -190,9 +240,10 @@ int run_bench(const Options& options) {
 Run setup_bench(CLI::App& sub) {
   auto options = std::make_shared<Options>();
   sub.add_option("suites", options->suites,
-                 "Suites to run (default: all): dispatch, memory, compute, library, cache");
+                 "Suites to run (default: all but multi): dispatch, memory, compute, library, "
+                 "cache; multi (the devices together)");
   sub.add_option("-d,--device", options->device,
-                 "Devices to measure (a selector; default: the best one)");
+                 "Devices to measure (a selector; default: the best one, for multi every one)");
   sub.add_flag("--quick", options->bench.quick, "Few repetitions at small sizes, for CI");
   sub.add_option("--repetitions", options->bench.repetitions, "Repetitions of each measurement");
   sub.add_option("--json", options->json_file, "Also write every figure as JSON to FILE");
@@ -207,6 +258,8 @@ Run setup_bench(CLI::App& sub) {
       "  xgpu bench dispatch -d pocl       launch cost: xgpu against raw OpenCL\n"
       "  xgpu bench memory compute         bandwidth and peak arithmetic of the best device\n"
       "  xgpu bench cache -d pocl          kernel cache: cold and warm, in and across processes\n"
+      "  xgpu bench multi                  a split saxpy and sum over every device, against the\n"
+      "                                    best one alone, with the weights the split chose\n"
       "  xgpu bench --quick --json out.json\n"
       "  xgpu bench --compare out.json     the change of every case since that run");
   return [options]() { return run_bench(*options); };
