@@ -59,9 +59,11 @@ class CounterCases:
         self.check(self.client_stats("read-only run")["hits"] > 0, "the read-only run hit nothing")
         self.expect_recorded(folder, total, "after a read-only run")
 
-        # Concurrent processes lose no update.
+        # Concurrent processes lose no update: each holds the file 300 ms between reading and
+        # rewriting it, so that their updates surely overlap.
         offsets = [5, 5, 6, 6, 7, 7]
-        processes = [self.start_client(folder, offset, arguments=["--stats"])
+        slow = {"XGPU_CACHE_TEST_COUNTERS_DELAY_MS": "300"}
+        processes = [self.start_client(folder, offset, extra=slow, arguments=["--stats"])
                      for offset in offsets]
         for i, process in enumerate(processes):
             label = "concurrent client %d" % i

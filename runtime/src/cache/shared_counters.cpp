@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "cache/kernel_cache.hpp"
+#include "cache/test_hooks.hpp"
 #include "log.hpp"
 
 namespace xgpu::detail {
@@ -220,6 +221,7 @@ bool add_shared_counters(const std::string& folder, const CacheStats& delta) {
   } else if (!text.empty()) {
     SharedCounters counters = parse(text, why);
     if (why.empty()) {
+      delay_counters_update_if_asked();
       for (const Field& field : kFields) counters.totals.*field.value += delta.*field.value;
       if (file.replace_with(format(counters))) return true;
       logger("cache").debug("cannot write {}: {}", path, std::strerror(errno));
