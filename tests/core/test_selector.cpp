@@ -147,8 +147,8 @@ TEST_CASE("mistyped selector words and requirement keys get a suggestion", "[sel
   CHECK(std::string(far.what()).find("did you mean") == std::string::npos);
   const xgpu::Error short_word = capture_error([] { xgpu::select("xy"); });
   CHECK(std::string(short_word.what()).find("did you mean") == std::string::npos);
-  check_error(capture_error([] { xgpu::Requirements::parse("fp46"); }),
-              xgpu::Errc::invalid_selector, {"'fp46': did you mean 'fp64'?"});
+  check_error(capture_error([] { xgpu::Requirements::parse("ecc,fpp64"); }),
+              xgpu::Errc::invalid_selector, {"'fpp64': did you mean 'fp64'?"});
   check_error(capture_error([] { xgpu::Requirements::parse("mme>=1G"); }),
               xgpu::Errc::invalid_selector, {"'mme': did you mean 'mem'?"});
 }
