@@ -87,8 +87,10 @@ class LockedFile {
     return true;  // too long: the parser refuses it
   }
 
+  /// Writes `text` over the file's content. Counts only grow, so the text is rarely shorter:
+  /// the file is truncated only then (ftruncate costs milliseconds on some filesystems, more
+  /// than the whole update otherwise).
   bool replace_with(const std::string& text) const {
-    if (ftruncate(fd_, 0) != 0) return false;
     std::size_t done = 0;
     while (done < text.size()) {
       const ssize_t put =
@@ -97,7 +99,10 @@ class LockedFile {
       if (put <= 0) return false;
       done += static_cast<std::size_t>(put);
     }
-    return true;
+    struct stat info {};
+    if (fstat(fd_, &info) != 0) return false;
+    return static_cast<std::uint64_t>(info.st_size) <= text.size() ||
+           ftruncate(fd_, static_cast<off_t>(text.size())) == 0;
   }
 
  private:
