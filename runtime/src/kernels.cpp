@@ -4,6 +4,7 @@
 #include <map>
 
 #include "embedded_kernels.hpp"
+#include "util/closest_word.hpp"
 #include "xgpu/error.hpp"
 
 namespace xgpu::kernels {
@@ -30,7 +31,8 @@ Source source(std::string_view name) {
   std::string known;
   for (const auto& [file, text] : table()) known += (known.empty() ? "" : ", ") + file;
   throw Error(Errc::unknown_source,
-              "no embedded kernel source named '" + std::string(name) + "'; there are: " + known,
+              "no embedded kernel source named '" + std::string(name) + "'" +
+                  util::did_you_mean(name, names()) + "; there are: " + known,
               "kernels::source");
 }
 

@@ -1,6 +1,9 @@
-// Named loggers on one stderr sink; XGPU_LOG_LEVEL sets their level, default warn.
+// Named loggers on one sink, stderr unless a handler is set; XGPU_LOG_LEVEL sets their
+// level, default warn.
 #include "log.hpp"
 
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
 #include <cstdlib>
@@ -15,11 +18,53 @@
 namespace xgpu::detail {
 namespace {
 
+// Stderr, or the handler set with set_log_handler. The handler is called outside the lock,
+// from the logging thread, so that a slow handler does not hold up other loggers' stderr.
+class RoutingSink final : public spdlog::sinks::sink {
+ public:
+  void log(const spdlog::details::log_msg& message) override {
+    LogHandler handler;
+    spdlog::memory_buf_t formatted;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!handler_) {
+        stderr_->log(message);
+        return;
+      }
+      handler = handler_;
+      formatter_->format(message, formatted);
+    }
+    std::string line(formatted.data(), formatted.size());
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    handler(line);
+  }
+  void flush() override { stderr_->flush(); }
+  void set_pattern(const std::string& pattern) override {
+    set_formatter(std::make_unique<spdlog::pattern_formatter>(pattern));
+  }
+  void set_formatter(std::unique_ptr<spdlog::formatter> formatter) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stderr_->set_formatter(formatter->clone());
+    formatter_ = std::move(formatter);
+  }
+  LogHandler exchange(LogHandler handler) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::swap(handler, handler_);
+    return handler;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::shared_ptr<spdlog::sinks::stderr_color_sink_mt> stderr_ =
+      std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  std::unique_ptr<spdlog::formatter> formatter_ = std::make_unique<spdlog::pattern_formatter>();
+  LogHandler handler_;
+};
+
 struct Loggers {
   std::mutex mutex;
   std::map<std::string, std::shared_ptr<spdlog::logger>> by_name;
-  std::shared_ptr<spdlog::sinks::stderr_color_sink_mt> sink =
-      std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  std::shared_ptr<RoutingSink> sink = std::make_shared<RoutingSink>();
   spdlog::level::level_enum level = initial_level();
 
   static spdlog::level::level_enum initial_level() {
@@ -75,6 +120,35 @@ void set_log_level(const std::string& level) {
   std::lock_guard<std::mutex> lock(all.mutex);
   all.level = parsed;
   for (auto& [name, log] : all.by_name) log->set_level(parsed);
+}
+
+}  // namespace xgpu
+
+namespace xgpu {
+
+LogHandler set_log_handler(LogHandler handler) {
+  return detail::loggers().sink->exchange(std::move(handler));
+}
+
+struct ScopedLogCapture::Lines {
+  mutable std::mutex mutex;
+  std::string text;
+};
+
+ScopedLogCapture::ScopedLogCapture() : lines_(std::make_shared<Lines>()) {
+  // The lambda owns the lines too: a thread still in the handler after this scope ends
+  // writes into memory that is still there.
+  previous_ = set_log_handler([lines = lines_](const std::string& line) {
+    std::lock_guard<std::mutex> lock(lines->mutex);
+    lines->text += line + "\n";
+  });
+}
+
+ScopedLogCapture::~ScopedLogCapture() { set_log_handler(std::move(previous_)); }
+
+std::string ScopedLogCapture::text() const {
+  std::lock_guard<std::mutex> lock(lines_->mutex);
+  return lines_->text;
 }
 
 }  // namespace xgpu

@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "objects.hpp"
+#include "util/closest_word.hpp"
 
 namespace xgpu {
 namespace {
@@ -36,8 +37,9 @@ Kernel Program::kernel(std::string_view name) const {
     std::string known;
     for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
     throw Error(Errc::unknown_kernel,
-                program.source_name + " has no kernel named '" + std::string(name) +
-                    "'; its kernels are: " + (known.empty() ? "(none)" : known),
+                program.source_name + " has no kernel named '" + std::string(name) + "'" +
+                    util::did_you_mean(name, names) +
+                    "; its kernels are: " + (known.empty() ? "(none)" : known),
                 "Program::kernel");
   }
   const detail::Module& module = program.module();

@@ -1,5 +1,6 @@
 // Requirement filters: "mem>=24G,fp64,fp16,cu>=8,wg>=256,ext=cl_khr_int64_base_atomics".
 #include "util/byte_size.hpp"
+#include "util/closest_word.hpp"
 #include "xgpu/device.hpp"
 #include "xgpu/error.hpp"
 
@@ -84,7 +85,11 @@ Requirements Requirements::parse(std::string_view text) {
     const Key* key = nullptr;
     for (const Key& k : kKeys)
       if (term.key == k.name) key = &k;
-    if (!key) bad(text, "unknown key '" + term.key + "'");
+    if (!key) {
+      std::vector<std::string> names;
+      for (const Key& k : kKeys) names.push_back(k.name);
+      bad(text, "unknown key '" + term.key + "'" + util::did_you_mean(term.key, names));
+    }
     if (op_at != std::string::npos) {
       std::size_t value_at = item.find_first_not_of("<>=", op_at);
       term.op =

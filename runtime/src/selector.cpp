@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "registry.hpp"
+#include "util/closest_word.hpp"
 #include "util/device_traits.hpp"
 
 namespace xgpu::detail {
@@ -75,7 +76,8 @@ SelectorTerm parse_term(std::string_view selector, const std::string& text,
     if (part.empty()) bad(selector, "term '" + text + "' has an empty part");
   }
   if (parts.size() == 3 || (parts.size() == 2 && contains(backends, parts[0]))) {
-    if (!contains(backends, parts[0])) bad(selector, "unknown backend '" + parts[0] + "'");
+    if (!contains(backends, parts[0]))
+      bad(selector, "unknown backend '" + parts[0] + "'" + util::did_you_mean(parts[0], backends));
     term.backend = parts[0];
     parts.erase(parts.begin());
   }
@@ -95,7 +97,13 @@ SelectorTerm parse_term(std::string_view selector, const std::string& text,
     term.backend = what;
     term.what = "*";
   } else {
-    bad(selector, "unknown word '" + what + "': " + expected_words(backends));
+    std::vector<std::string> words = kTypeWords;
+    words.insert(words.end(), kVendorWords.begin(), kVendorWords.end());
+    words.insert(words.end(), backends.begin(), backends.end());
+    const std::string suggestion = util::did_you_mean(what, words);
+    bad(selector, "unknown word '" + what + "'" +
+                      (suggestion.empty() ? ": " + expected_words(backends)
+                                          : suggestion + " (" + expected_words(backends) + ")"));
   }
   return term;
 }

@@ -18,6 +18,7 @@ import sys
 import time
 
 from cache_admin_cases import AdminCases
+from cache_counter_cases import CounterCases
 from cache_entries import corruptions, decode_entry, encode_entry
 from cache_harness import PROGRAMS, Checker, remove
 from cache_mounts import SKIP_CODE, find_namespace
@@ -27,7 +28,7 @@ from cache_stress_cases import StressCases
 MOUNT_CASES = ("full_filesystem", "readonly_filesystem")
 
 
-class Cases(Checker, AdminCases, StressCases):
+class Cases(Checker, AdminCases, CounterCases, StressCases):
     """Every case: case_<name> runs the checks of --cases <name>."""
 
     def case_first_second(self):

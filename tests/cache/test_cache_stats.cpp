@@ -1,12 +1,16 @@
-// The kernel cache from the inside, part 4: xgpu::cache_stats(), the process-wide counters.
+// The kernel cache from the inside, part 4: xgpu::cache_stats(), the process-wide counters,
+// the counters file every process adds them to (<folder>/counters), and the log capture.
 // The counters are shared by every test of this process, so each case compares a snapshot
 // taken after flushing earlier tests' pending writes with one taken after its own steps.
 #include <random>
 #include <thread>
 
 #include "cache/kernel_cache.hpp"
+#include "cache/shared_counters.hpp"
 #include "cache/store.hpp"
 #include "cache_test_support.hpp"
+#include "log.hpp"
+#include "xgpu/log.hpp"
 
 using namespace xgpu_cache_test;
 using xgpu::detail::CacheStore;
@@ -150,4 +154,84 @@ TEST_CASE("cache_stats counts a miss, then a hit in another context", "[cache]")
       CHECK((xgpu::cache_stats() - before).hits == 1);
     }
   }
+}
+
+TEST_CASE("the counters file adds up, reads back, and replaces a damaged file", "[cache]") {
+  TempFolder folder;
+  xgpu::set_log_level("warn");  // the damage warnings are checked
+  using xgpu::detail::add_shared_counters;
+  using xgpu::detail::read_shared_counters;
+  xgpu::detail::SharedCounters none = read_shared_counters(folder.path());
+  CHECK(none.since == 0);
+  CHECK(none.problem.empty());
+  xgpu::CacheStats delta;
+  delta.hits = 3, delta.misses = 1, delta.stores = 1, delta.healed = 2, delta.evictions = 7;
+  REQUIRE(add_shared_counters(folder.path(), delta));
+  REQUIRE(add_shared_counters(folder.path(), delta));
+  xgpu::detail::SharedCounters two = read_shared_counters(folder.path());
+  CHECK(two.problem.empty());
+  CHECK(two.since > 0);
+  CHECK(two.totals.hits == 6);
+  CHECK(two.totals.misses == 2);
+  CHECK(two.totals.stores == 2);
+  CHECK(two.totals.healed == 4);
+  CHECK(two.totals.evictions == 14);
+  CHECK(two.totals.bad_entries == 0);
+  struct stat info {};
+  REQUIRE(stat((folder.path() + "/counters").c_str(), &info) == 0);
+  CHECK((info.st_mode & 0777) == 0600);
+
+  // Damage of each kind: read as a problem (zeros), then replaced by the next update.
+  for (const char* damage :
+       {"garbage\n", "xgpu cache counters 1\nhits -1\n", "xgpu cache counters 1\nhits 1\nhits 2\n",
+        "xgpu cache counters 1\nhits 99999999999999999999999\n"}) {
+    std::ofstream(folder.path() + "/counters", std::ios::trunc) << damage;
+    xgpu::detail::SharedCounters damaged = read_shared_counters(folder.path());
+    CHECK_THAT(damaged.problem, Catch::Contains("is damaged"));
+    CHECK(damaged.totals.hits == 0);
+    xgpu::ScopedLogCapture log;
+    REQUIRE(add_shared_counters(folder.path(), delta));
+    CHECK_THAT(log.text(), Catch::Contains("counters file") && Catch::Contains("is damaged"));
+    CHECK(read_shared_counters(folder.path()).totals.hits == 3);
+  }
+  REQUIRE(xgpu::detail::reset_shared_counters(folder.path()));
+  xgpu::detail::SharedCounters reset = read_shared_counters(folder.path());
+  CHECK(reset.totals.hits == 0);
+  CHECK(reset.since > 0);
+}
+
+TEST_CASE("the counters file is never followed through a link", "[cache]") {
+  TempFolder folder, elsewhere;
+  const std::string target = elsewhere.path() + "/planted";
+  std::ofstream(target) << "xgpu cache counters 1\nhits 5\n";
+  REQUIRE(symlink(target.c_str(), (folder.path() + "/counters").c_str()) == 0);
+  CHECK_FALSE(xgpu::detail::add_shared_counters(folder.path(), xgpu::CacheStats{}));
+  CHECK_THAT(xgpu::detail::read_shared_counters(folder.path()).problem,
+             Catch::Contains("counters"));
+  std::ifstream planted(target);
+  std::string first, second;
+  std::getline(planted, first);
+  std::getline(planted, second);
+  CHECK(second == "hits 5");
+}
+
+TEST_CASE("xgpu's log lines go to a capture while it lives", "[cache]") {
+  xgpu::set_log_level("warn");
+  std::string outer_text;
+  {
+    xgpu::ScopedLogCapture outer;
+    xgpu::detail::logger("cache").warn("to the outer one {}", 1);
+    {
+      xgpu::ScopedLogCapture inner;
+      std::thread([] { xgpu::detail::logger("backend.test").error("from a thread"); }).join();
+      CHECK_THAT(inner.text(), Catch::EndsWith("[xgpu.backend.test] [error] from a thread\n"));
+    }
+    xgpu::detail::logger("cache").debug("below the level: not logged at all");
+    outer_text = outer.text();
+  }
+  CHECK_THAT(outer_text, Catch::EndsWith("[xgpu.cache] [warning] to the outer one 1\n"));
+  CHECK(outer_text.find("from a thread") == std::string::npos);
+  CHECK(outer_text.find("\x1b[") == std::string::npos);  // no colour codes
+  // Every capture ended: stderr again, and no handler left behind.
+  CHECK_FALSE(static_cast<bool>(xgpu::set_log_handler({})));
 }

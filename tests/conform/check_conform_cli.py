@@ -6,8 +6,14 @@ with a fingerprint per device, which then serves as a --baseline. With --allowed
 (tests/conform/allowed_skips/<device kind>.txt), a check that skips without being listed there
 fails the run, naming it; a listed check that ran is reported as a warning.
 
+With --clean-output, every line of stdout must be part of the table, the details or the
+summary, and every line of stderr a progress line: a driver's compiler message or an xgpu
+warning from a check that breaks something on purpose belongs in the check's record, and
+--expect-output SUITE/NAME=REGEX checks that it is there (in the --json report).
+
   check_conform_cli.py XGPU [--expect-devices N] [--expect-exit N] [--max-seconds S]
-                       [--reports] [--allowed-skips FILE] -- CONFORM-ARGUMENTS...
+                       [--reports] [--allowed-skips FILE] [--clean-output]
+                       [--expect-output SUITE/NAME=REGEX] -- CONFORM-ARGUMENTS...
 """
 import argparse
 import json
@@ -20,6 +26,43 @@ import time
 import xml.etree.ElementTree as ET
 
 SUMMARY = re.compile(r"^[0-9]+ passed, 0 failed, [0-9]+ skipped$")
+# What `xgpu conform` itself prints (without colour: its stdout is a pipe here).
+STDOUT_LINES = [re.compile(p) for p in (
+    r"^$",
+    r"^device [0-9]+: ",
+    r"^SUITE( +device [0-9]+ pass/fail/skip)+$",
+    r"^[a-z_]+( +[0-9]+/[0-9]+/[0-9]+)+$",
+    r"^(Failures|Skipped)$",
+    r"^  (FAIL|SKIP) device [0-9]+ [a-z_]+/[a-z0-9_]+: ",
+    r"^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$",
+)]
+# Its progress when stderr is not a terminal.
+STDERR_LINES = [re.compile(p) for p in (r"^$", r"^xgpu conform: ", r"^xgpu conform --full: ")]
+
+
+def stray_lines(text, allowed):
+    return [line for line in text.split("\n") if not any(p.match(line) for p in allowed)]
+
+
+def check_clean(done):
+    stray = stray_lines(done.stdout, STDOUT_LINES) + stray_lines(done.stderr, STDERR_LINES)
+    if stray:
+        fail("lines that are not progress, table or summary (a check's output belongs in its "
+             "record):\n  " + "\n  ".join(stray[:20]), done)
+
+
+def check_outputs(json_path, expected):
+    """Each SUITE/NAME=REGEX: that check's captured output (in the JSON) matches REGEX."""
+    results = {}
+    for device in json.load(open(json_path))["devices"]:
+        for result in device["results"]:
+            results[result["suite"] + "/" + result["name"]] = result.get("output", "")
+    for item in expected:
+        name, pattern = item.split("=", 1)
+        if name not in results:
+            fail(f"--expect-output: no check {name} in the report")
+        if not re.search(pattern, results[name], re.M):
+            fail(f"the record of {name} does not hold {pattern!r}: {results[name]!r}")
 
 
 def run(xgpu, arguments):
@@ -106,6 +149,10 @@ def main():
                         help="a regex some line of stdout must match")
     parser.add_argument("--expect-stderr-line", action="append", default=[],
                         help="a regex some line of stderr must match")
+    parser.add_argument("--clean-output", action="store_true",
+                        help="fail on any line but progress, table and summary")
+    parser.add_argument("--expect-output", action="append", default=[],
+                        help="SUITE/NAME=REGEX: that check's captured output matches REGEX")
     parser.add_argument("--expect-last", default=SUMMARY.pattern,
                         help="a regex the last line of stdout must match")
     split = sys.argv.index("--") if "--" in sys.argv else len(sys.argv)
@@ -117,7 +164,7 @@ def main():
     junit, report = os.path.join(work, "conform.xml"), os.path.join(work, "conform.json")
     if options.reports:
         arguments += ["--junit", junit, "--json", report]
-    elif options.allowed_skips:
+    elif options.allowed_skips or options.expect_output:
         arguments += ["--json", report]
     done, seconds = run(options.xgpu, arguments)
     if done.returncode != options.expect_exit:
@@ -136,6 +183,10 @@ def main():
         fail(f"expected {options.expect_devices} devices in the table, got {devices}", done)
     if options.max_seconds and seconds > options.max_seconds:
         fail(f"took {seconds:.1f} s, more than {options.max_seconds} s", done)
+    if options.clean_output:
+        check_clean(done)
+    if options.expect_output:
+        check_outputs(report, options.expect_output)
     if options.allowed_skips:
         check_skips(report, options.allowed_skips)
     if options.reports:

@@ -3,10 +3,15 @@
 // line and a non-zero exit status. A skip passes only when the device kind's allowlist
 // (allowed_skips/<implementation>.txt, in the folder XGPU_CONFORM_ALLOWED_SKIPS names) lists
 // the check: a newly skipped check fails, naming itself; a listed check that ran is a warning.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <math_check.hpp>
 #include <memory>
@@ -16,6 +21,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 
 using namespace xgpu::conform;
 
@@ -136,6 +142,44 @@ TEST_CASE("the runner reports a wrong reference as a failure", "[conform][runner
   const std::vector<std::string> changes = compare_baseline(to_json(reports), {fixed});
   REQUIRE(changes.size() == 2);
   CHECK(changes[0].find("selftest/wrong_reference: fail -> pass") != std::string::npos);
+}
+
+TEST_CASE("a check's output goes to its record, and fd 2 comes back", "[conform][runner]") {
+  // fd 2's file before: the same one must be back after the run.
+  struct stat before {
+  }, after{};
+  REQUIRE(fstat(STDERR_FILENO, &before) == 0);
+  Registry registry;
+  registry.add("selftest", "noisy", "", [](Env&) {
+    const char driver[] = "1 error generated.\n";  // as a driver's compiler writes it
+    if (write(STDERR_FILENO, driver, sizeof driver - 1) != sizeof driver - 1) return fail("write");
+    std::cerr << "from std::cerr\n";
+    std::thread([] { std::fputs("from another thread\n", stderr); }).join();
+    return pass();
+  });
+  registry.add("selftest", "throws", "", [](Env&) -> Result {
+    std::fputs("before the throw\n", stderr);
+    throw std::runtime_error("boom");
+  });
+  registry.add("selftest", "quiet", "", [](Env&) { return pass(); });
+  RunOptions quick;
+  quick.quick = true;
+  const DeviceReport report = run_device(registry, xgpu::devices().at(0), quick);
+  REQUIRE(report.results.size() == 3);
+  CHECK(report.results[0].result.outcome == Outcome::pass);
+  const std::string& noisy = report.results[0].output;
+  CHECK(noisy.find("1 error generated.\n") != std::string::npos);
+  CHECK(noisy.find("from std::cerr\n") != std::string::npos);
+  CHECK(noisy.find("from another thread\n") != std::string::npos);
+  CHECK(report.results[1].output == "before the throw\n");
+  CHECK(report.results[2].output.empty());
+  REQUIRE(fstat(STDERR_FILENO, &after) == 0);
+  CHECK((after.st_dev == before.st_dev && after.st_ino == before.st_ino));
+  // The records reach both reports.
+  CHECK(to_json({report})["devices"][0]["results"][1]["output"] == "before the throw\n");
+  std::ostringstream junit;
+  write_junit(junit, {report});
+  CHECK(junit.str().find("<system-err>before the throw\n</system-err>") != std::string::npos);
 }
 
 TEST_CASE("the math ULP measure", "[conform][runner]") {

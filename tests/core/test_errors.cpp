@@ -22,7 +22,7 @@ TEST_CASE("unknown kernel names list the kernels there are", "[errors]") {
       xgpu::Context context(device);
       xgpu::Program program = context.build({"scale.cl", kScale});
       check_error(capture_error([&] { program.kernel("scael"); }), xgpu::Errc::unknown_kernel,
-                  {"scael", "scale"});
+                  {"'scael': did you mean 'scale'?", "its kernels are: scale"});
     }
   }
 }
@@ -255,6 +255,8 @@ TEST_CASE("empty handles are refused and never dereferenced", "[errors]") {
 TEST_CASE("unknown embedded sources and log levels", "[errors]") {
   check_error(capture_error([] { xgpu::kernels::source("no_such_file.cl"); }),
               xgpu::Errc::unknown_source, {"no_such_file.cl"});
+  check_error(capture_error([] { xgpu::kernels::source("reduse.cl"); }), xgpu::Errc::unknown_source,
+              {"did you mean 'reduce.cl'?"});
   check_error(capture_error([] { xgpu::set_log_level("loud"); }), xgpu::Errc::invalid_argument,
               {"loud"});
   xgpu::set_log_level("warn");

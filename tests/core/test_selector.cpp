@@ -129,6 +129,30 @@ TEST_CASE("bad selectors are errors that name the mistake", "[selector]") {
   CHECK(xgpu::select_all("99").empty());
 }
 
+TEST_CASE("mistyped selector words and requirement keys get a suggestion", "[selector]") {
+  // Vendors, types and backends: a swap, a missing letter, a wrong letter.
+  check_error(capture_error([] { xgpu::select("nvidai"); }), xgpu::Errc::invalid_selector,
+              {"'nvidai': did you mean 'nvidia'?"});
+  check_error(capture_error([] { xgpu::select("pocl,gpuu"); }), xgpu::Errc::invalid_selector,
+              {"'gpuu': did you mean 'gpu'?"});
+  check_error(capture_error([] { xgpu::select("opencal"); }), xgpu::Errc::invalid_selector,
+              {"'opencal': did you mean 'opencl'?"});
+  check_error(capture_error([] { xgpu::select("opnecl:cpu:0"); }), xgpu::Errc::invalid_selector,
+              {"unknown backend 'opnecl': did you mean 'opencl'?"});
+  check_error(capture_error([] { xgpu::select("Oclgrnd"); }), xgpu::Errc::invalid_selector,
+              {"did you mean 'oclgrind'?"});
+  // Nothing near enough: the list of words alone, no guess.
+  const xgpu::Error far = capture_error([] { xgpu::select("quantum"); });
+  check_error(far, xgpu::Errc::invalid_selector, {"'quantum'", "expected a type"});
+  CHECK(std::string(far.what()).find("did you mean") == std::string::npos);
+  const xgpu::Error short_word = capture_error([] { xgpu::select("xy"); });
+  CHECK(std::string(short_word.what()).find("did you mean") == std::string::npos);
+  check_error(capture_error([] { xgpu::Requirements::parse("ecc,fpp64"); }),
+              xgpu::Errc::invalid_selector, {"'fpp64': did you mean 'fp64'?"});
+  check_error(capture_error([] { xgpu::Requirements::parse("mme>=1G"); }),
+              xgpu::Errc::invalid_selector, {"'mme': did you mean 'mem'?"});
+}
+
 TEST_CASE("XGPU_DEVICE is the default selector", "[selector]") {
   {
     ScopedEnv device("XGPU_DEVICE", "pocl");

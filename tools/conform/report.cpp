@@ -51,7 +51,7 @@ void write_junit(std::ostream& out, const std::vector<DeviceReport>& reports) {
     for (const CheckResult& r : report.results) {
       out << "    <testcase classname=\"" << xml_escape(r.suite) << "\" name=\""
           << xml_escape(r.name) << "\" time=\"" << r.seconds << "\"";
-      if (r.result.outcome == Outcome::pass) {
+      if (r.result.outcome == Outcome::pass && r.output.empty()) {
         out << "/>\n";
         continue;
       }
@@ -59,8 +59,10 @@ void write_junit(std::ostream& out, const std::vector<DeviceReport>& reports) {
       if (r.result.outcome == Outcome::fail)
         out << "      <failure message=\"" << xml_escape(r.result.detail) << "\">"
             << xml_escape(r.result.detail) << "</failure>\n";
-      else
+      else if (r.result.outcome == Outcome::skip)
         out << "      <skipped message=\"" << xml_escape(r.result.detail) << "\"/>\n";
+      if (!r.output.empty())
+        out << "      <system-err>" << xml_escape(r.output) << "</system-err>\n";
       out << "    </testcase>\n";
     }
     out << "  </testsuite>\n";
@@ -78,7 +80,8 @@ nlohmann::json to_json(const std::vector<DeviceReport>& reports) {
                          {"name", r.name},
                          {"outcome", outcome_name(r.result.outcome)},
                          {"detail", r.result.detail},
-                         {"seconds", r.seconds}});
+                         {"seconds", r.seconds},
+                         {"output", r.output}});
     }
     devices.push_back({{"label", report.label},
                        {"fingerprint",

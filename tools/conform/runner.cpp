@@ -5,6 +5,8 @@
 #include <chrono>
 #include <memory>
 
+#include "output_capture.hpp"
+
 namespace xgpu::conform {
 
 Fingerprint fingerprint(const DeviceInfo& info) {
@@ -56,12 +58,16 @@ DeviceReport run_device(const Registry& registry, const Device& device, const Ru
       if (options.checks.empty() || named(check, options.checks)) selected.push_back(&check);
   }
   std::unique_ptr<Env> env;
+  OutputCapture context_capture;
   try {
     env = std::make_unique<Env>(device, options.quick);
   } catch (const std::exception& e) {
-    report.results.push_back({"runner", "context", fail(std::string("no context: ") + e.what())});
+    std::string output = context_capture.finish();
+    report.results.push_back(
+        {"runner", "context", fail(std::string("no context: ") + e.what()), 0, std::move(output)});
     return report;
   }
+  context_capture.finish();  // a driver's notes while making a context are not a check's
   env->exhaustive().on = options.full;
   env->exhaustive().progress = options.full_progress;
   env->exhaustive().first = options.full_first;
@@ -70,9 +76,12 @@ DeviceReport run_device(const Registry& registry, const Device& device, const Ru
     const Check& check = *selected[i];
     if (options.progress) options.progress(i, selected.size(), check);
     const auto start = std::chrono::steady_clock::now();
+    OutputCapture capture;
     Result result = run_check(check, *env);
+    std::string output = capture.finish();
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    report.results.push_back({check.suite, check.name, std::move(result), took.count()});
+    report.results.push_back(
+        {check.suite, check.name, std::move(result), took.count(), std::move(output)});
   }
   return report;
 }

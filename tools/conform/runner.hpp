@@ -15,6 +15,9 @@ struct CheckResult {
   std::string suite, name;
   Result result;
   double seconds = 0;
+  /// What the check printed (a driver's stderr, xgpu's log lines), kept off the terminal:
+  /// checks that break things on purpose make drivers and the cache complain.
+  std::string output;
 };
 
 /// What identifies a device and driver in a report.

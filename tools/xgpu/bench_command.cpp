@@ -13,6 +13,9 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <output_capture.hpp>
+#include <regex>
+#include <sstream>
 #include <xgpu/cache.hpp>
 #include <xgpu/device_group.hpp>
 
@@ -22,6 +25,29 @@
 
 namespace xgpu::cli {
 namespace {
+
+// Runs a suite with fd 2 captured, then passes on what it printed except the compiler's
+// "64 warnings generated." lines: PoCL's compiler writes them to stderr while a suite builds
+// its kernels (and CLBlast's and Boost.Compute's), and they say nothing the table does not.
+// Anything else (xgpu's log lines, a driver's real complaint) still reaches stderr, after
+// the suite; and also when the suite throws.
+void run_without_compiler_chatter(const std::function<void()>& run) {
+  static const std::regex chatter("^[0-9]+ warnings? generated\\.$");
+  conform::OutputCapture capture;
+  auto pass_on = [&capture] {
+    std::istringstream lines(capture.finish());
+    for (std::string line; std::getline(lines, line);) {
+      if (!std::regex_match(line, chatter)) std::cerr << line << '\n';
+    }
+  };
+  try {
+    run();
+  } catch (...) {
+    pass_on();
+    throw;
+  }
+  pass_on();
+}
 
 struct SuiteSpec {
   const char* name;
@@ -213,7 +239,7 @@ int run_bench(const Options& options) {
       if (progress)
         std::cerr << "\r\x1b[K" << suite->name << " on " << device.describe() << "..."
                   << std::flush;
-      suite->run(device, options.bench, figures);
+      run_without_compiler_chatter([&] { suite->run(device, options.bench, figures); });
     }
     if (progress) std::cerr << "\r\x1b[K" << std::flush;
     print_table(device.describe(), figures, style);

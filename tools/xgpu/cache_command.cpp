@@ -3,9 +3,11 @@
 
 #include <CLI/CLI.hpp>
 #include <ctime>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <xgpu/cache.hpp>
 
 #include "color.hpp"
@@ -55,16 +57,58 @@ json entry_json(const cache::Entry& entry) {
   return out;
 }
 
+json recorded_json(const cache::Status& status) {
+  const CacheStats& r = status.recorded;
+  const std::uint64_t lookups = r.hits + r.misses;
+  return {{"since", status.recorded_since},
+          {"problem", status.recorded_problem},
+          {"hits", r.hits},
+          {"misses", r.misses},
+          {"hit_rate", lookups ? json(static_cast<double>(r.hits) / lookups) : json(nullptr)},
+          {"stores", r.stores},
+          {"store_failures", r.store_failures},
+          {"bad_entries", r.bad_entries},
+          {"healed", r.healed},
+          {"read_only_skips", r.read_only_skips},
+          {"evictions", r.evictions}};
+}
+
+// The counters every read-write process added to the folder (docs/kernel-cache.md).
+void print_recorded(const cache::Status& status) {
+  const CacheStats& r = status.recorded;
+  if (!status.recorded_problem.empty()) {
+    std::cout << "recorded: unreadable: " << status.recorded_problem
+              << "; the next process to record starts again from zero\n";
+    return;
+  }
+  if (status.recorded_since == 0) {
+    std::cout << "recorded: nothing yet (each read-write process adds its hits and misses when "
+                 "it exits)\n";
+    return;
+  }
+  const std::uint64_t lookups = r.hits + r.misses;
+  std::ostringstream rate;
+  if (lookups) rate << std::fixed << std::setprecision(1) << 100.0 * r.hits / lookups << " %";
+  std::cout << "recorded: since " << when(status.recorded_since)
+            << " (xgpu cache clear starts again)\n"
+            << "  hits:   " << r.hits << ", misses " << r.misses << ": hit rate "
+            << (lookups ? rate.str() : "- (no lookups)") << "\n"
+            << "  stores: " << r.stores << ", failed " << r.store_failures << ", evictions "
+            << r.evictions << ", read-only skips " << r.read_only_skips << "\n"
+            << "  bad entries: " << r.bad_entries << ", healed " << r.healed << "\n";
+}
+
 int show_status(const Options& options) {
   cache::Status status = cache::status();
   if (options.json) {
-    std::cout << json{{"schema_version", 1},
+    std::cout << json{{"schema_version", 2},
                       {"folder", status.folder},
                       {"mode", status.mode},
                       {"note", status.note},
                       {"max_size_bytes", status.max_size},
                       {"size_bytes", status.size},
-                      {"entries", status.entries}}
+                      {"entries", status.entries},
+                      {"recorded", recorded_json(status)}}
                      .dump(2)
               << '\n';
     return kExitOk;
@@ -74,8 +118,8 @@ int show_status(const Options& options) {
             << '\n'
             << "entries:  " << status.entries << '\n'
             << "size:     " << format_bytes(status.size) << " of at most "
-            << format_bytes(status.max_size) << " (XGPU_CACHE_MAX_SIZE)\n"
-            << "hits and misses are not recorded; XGPU_LOG_LEVEL=debug shows each one\n";
+            << format_bytes(status.max_size) << " (XGPU_CACHE_MAX_SIZE)\n";
+  print_recorded(status);
   return kExitOk;
 }
 
@@ -163,17 +207,20 @@ int run_clear(const Options& options) {
 
 Run setup_cache(CLI::App& sub) {
   auto options = std::make_shared<Options>();
-  sub.add_flag("--json", options->json, "Machine-readable output (schema_version 1)");
+  sub.add_flag("--json", options->json,
+               "Machine-readable output (schema_version 2: with the recorded counters)");
   add_color_option(sub, options->color);
   sub.footer(
       "The cache folder is XGPU_CACHE_DIR, else $XDG_CACHE_HOME/xgpu, else ~/.cache/xgpu.\n"
       "XGPU_CACHE=0 turns it off, XGPU_CACHE=ro makes it read-only; XGPU_CACHE_MAX_SIZE caps it.\n"
       "Examples:\n"
-      "  xgpu cache                       where it is, entries and size\n"
+      "  xgpu cache                       where it is, entries, size, hits and misses\n"
       "  xgpu cache list                  every entry: source, device, driver, size, last use\n"
       "  xgpu cache verify                check every entry, delete the bad ones\n"
       "  xgpu cache prune --max-size 256M delete least recently used entries\n"
-      "  xgpu cache clear --device pocl   delete the entries of the devices a selector picks");
+      "  xgpu cache clear --device pocl   delete the entries of the devices a selector picks\n"
+      "Hits, misses, stores and healed entries are recorded by every read-write process at exit;\n"
+      "`xgpu cache clear` (without --device) starts them again from zero.");
   options->list = sub.add_subcommand("list", "List every entry");
   options->verify = sub.add_subcommand("verify", "Check every entry; delete bad ones");
   options->prune = sub.add_subcommand("prune", "Delete least recently used entries");

@@ -16,6 +16,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <output_capture.hpp>
 #include <report.hpp>
 #include <runner.hpp>
 #include <sstream>
@@ -36,6 +37,7 @@ struct Options {
   std::string full_range;
   bool selftest_failure = false;
   bool list = false;
+  bool verbose = false;
   std::string junit, json, baseline;
   ColorMode color = ColorMode::automatic;
 };
@@ -57,14 +59,17 @@ std::function<void(const std::string&, double)> full_progress_reporter(bool term
     const int percent = static_cast<int>(fraction * 100);
     std::ostringstream line;
     line << check << " " << percent << "% done, ETA " << static_cast<long>(eta) << " s";
+    // Called inside a check, while the runner captures fd 2: the real stderr is written.
+    std::FILE* out = conform::terminal_stderr();
     if (terminal) {
       const int filled = static_cast<int>(fraction * 30);
-      std::cerr << "\r\x1b[K[" << std::string(filled, '#') << std::string(30 - filled, '.') << "] "
-                << line.str() << std::flush;
-      if (fraction >= 1) std::cerr << "\n";
+      std::fputs(("\r\x1b[K[" + std::string(filled, '#') + std::string(30 - filled, '.') + "] " +
+                  line.str() + (fraction >= 1 ? "\n" : ""))
+                     .c_str(),
+                 out);
     } else if (percent / 5 != state->last_step) {
       state->last_step = percent / 5;
-      std::cerr << "xgpu conform --full: " << line.str() << "\n";
+      std::fputs(("xgpu conform --full: " + line.str() + "\n").c_str(), out);
     }
   };
 }
@@ -137,6 +142,21 @@ void print_table(const std::vector<conform::DeviceReport>& reports,
     std::cout << "device " << d << ": " << reports[d].label << "\n";
   std::cout << "\n";
   table.print(std::cout, style);
+}
+
+// -v: what each check printed while it ran (kept in its record, off the terminal).
+void print_outputs(const std::vector<conform::DeviceReport>& reports, const Style& style) {
+  bool any = false;
+  for (std::size_t d = 0; d < reports.size(); ++d) {
+    for (const conform::CheckResult& r : reports[d].results) {
+      if (r.output.empty()) continue;
+      if (!any) std::cout << "\n" << style.bold("Output of checks (captured)") << "\n";
+      any = true;
+      std::cout << "  device " << d << " " << r.suite << "/" << r.name << ":\n";
+      std::istringstream lines(r.output);
+      for (std::string line; std::getline(lines, line);) std::cout << "    | " << line << "\n";
+    }
+  }
 }
 
 void print_details(const std::vector<conform::DeviceReport>& reports, conform::Outcome outcome,
@@ -231,6 +251,7 @@ int run_conform(const Options& options) {
   print_table(reports, suites, style);
   print_details(reports, conform::Outcome::fail, "Failures", style);
   print_details(reports, conform::Outcome::skip, "Skipped", style);
+  if (options.verbose) print_outputs(reports, style);
 
   if (!options.baseline.empty()) {
     std::vector<std::string> changes;
@@ -252,7 +273,9 @@ int run_conform(const Options& options) {
   }
   if (!options.json.empty()) {
     std::ofstream out(options.json);
-    out << conform::to_json(reports).dump(2) << "\n";
+    // A driver's output need not be UTF-8: such bytes become U+FFFD rather than an error.
+    out << conform::to_json(reports).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
     if (!out) throw Error(Errc::invalid_argument, "cannot write " + options.json, "--json");
   }
   std::cout << "\n" << conform::summary_line(reports) << std::endl;  // always the last line
@@ -280,6 +303,9 @@ Run setup_conform(CLI::App& sub) {
   sub.add_option("--check", options->checks,
                  "Only these checks (name or suite/name, e.g. float_sin,math/float_exp)")
       ->delimiter(',');
+  sub.add_flag("-v,--verbose", options->verbose,
+               "Also show what checks printed (a driver's compiler messages, xgpu's warnings), "
+               "which is otherwise only kept in --json and --junit");
   sub.add_option("--junit", options->junit, "Also write JUnit XML to FILE");
   sub.add_option("--json", options->json, "Also write every result and fingerprint as JSON");
   sub.add_option("--baseline", options->baseline,

@@ -9,6 +9,23 @@
 #include <xgpu/export.hpp>
 
 namespace xgpu {
+
+/// What the kernel cache did in this process so far. Every counter only grows; compare two
+/// snapshots to see what a piece of code did. Entries are written by a background thread:
+/// call cache::flush() first to count the pending ones in `stores`.
+struct CacheStats {
+  std::uint64_t hits = 0;    ///< programs loaded from the cache instead of being compiled
+  std::uint64_t misses = 0;  ///< programs compiled although the cache was readable
+  std::uint64_t stores = 0;  ///< entries written
+  /// entries that could not be written (disk full, read-only filesystem, linked folder)
+  std::uint64_t store_failures = 0;
+  /// entries found truncated, corrupt, of another key, or refused by the driver
+  std::uint64_t bad_entries = 0;
+  std::uint64_t healed = 0;  ///< of those, the ones deleted, so that a rebuild replaces them
+  /// programs compiled and not saved because the cache is read-only
+  std::uint64_t read_only_skips = 0;
+  std::uint64_t evictions = 0;  ///< entries deleted to keep the cache under its size cap
+};
 namespace cache {
 
 /// The cache as this process sees it (settings from XGPU_CACHE, XGPU_CACHE_DIR, ...).
@@ -19,6 +36,12 @@ struct Status {
   std::uint64_t max_size = 0;
   std::uint64_t size = 0;  ///< bytes of every entry
   std::size_t entries = 0;
+  /// What every process that used this folder read-write recorded (<folder>/counters): each
+  /// adds its counts when it calls flush() or exits, so a running process's own are not in
+  /// yet. XGPU_CACHE=ro and =0 record nothing. Reset by clear() without a selector.
+  CacheStats recorded;
+  std::int64_t recorded_since = 0;  ///< seconds since the epoch; 0: nothing recorded yet
+  std::string recorded_problem;     ///< why the counters file could not be read, when so
 };
 XGPU_API Status status();
 
@@ -48,33 +71,20 @@ struct PruneReport {
 XGPU_API PruneReport prune(std::uint64_t max_size);
 
 /// Deletes every entry, or with a selector only the entries made for the devices it
-/// selects (same device name and driver version). Returns how many were deleted.
+/// selects (same device name and driver version). Returns how many were deleted. Without a
+/// selector it also starts the recorded counters (Status::recorded) again from zero; with
+/// one they are kept, as they are not kept per device.
 XGPU_API std::size_t clear(std::string_view device_selector = {});
 
 /// "512M", "2G", "1.5G", "1048576" in bytes; throws xgpu::Error (invalid_argument).
 XGPU_API std::uint64_t parse_size(std::string_view text);
 
-/// Writes every entry this process still has pending (normally done at exit).
+/// Writes every entry this process still has pending (normally done at exit), and adds what
+/// this process counted since its last flush to the folder's recorded counters.
 XGPU_API void flush();
 
 }  // namespace cache
 
-/// What the kernel cache did in this process so far. Every counter only grows; compare two
-/// snapshots to see what a piece of code did. Entries are written by a background thread:
-/// call cache::flush() first to count the pending ones in `stores`.
-struct CacheStats {
-  std::uint64_t hits = 0;    ///< programs loaded from the cache instead of being compiled
-  std::uint64_t misses = 0;  ///< programs compiled although the cache was readable
-  std::uint64_t stores = 0;  ///< entries written
-  /// entries that could not be written (disk full, read-only filesystem, linked folder)
-  std::uint64_t store_failures = 0;
-  /// entries found truncated, corrupt, of another key, or refused by the driver
-  std::uint64_t bad_entries = 0;
-  std::uint64_t healed = 0;  ///< of those, the ones deleted, so that a rebuild replaces them
-  /// programs compiled and not saved because the cache is read-only
-  std::uint64_t read_only_skips = 0;
-  std::uint64_t evictions = 0;  ///< entries deleted to keep the cache under its size cap
-};
 /// The counters of the process's kernel cache; thread-safe. All zero with XGPU_CACHE=0.
 XGPU_API CacheStats cache_stats();
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "cache/kernel_cache.hpp"
+#include "cache/shared_counters.hpp"
 #include "registry.hpp"
 #include "util/byte_size.hpp"
 #include "xgpu/cache.hpp"
@@ -70,6 +71,12 @@ Status status() {
     result.size += stored.size;
     ++result.entries;
   }
+  if (store().readable()) {
+    detail::SharedCounters counters = detail::read_shared_counters(settings.folder);
+    result.recorded = counters.totals;
+    result.recorded_since = counters.since;
+    result.recorded_problem = counters.problem;
+  }
   return result;
 }
 
@@ -125,6 +132,7 @@ std::size_t clear(std::string_view device_selector) {
     }
     removed += store().erase(stored) ? 1 : 0;
   }
+  if (device_selector.empty()) detail::reset_shared_counters(store().settings().folder);
   return removed;
 }
 

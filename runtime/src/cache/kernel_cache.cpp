@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "cache/shared_counters.hpp"
 #include "log.hpp"
 #include "objects.hpp"
 #include "registry.hpp"
@@ -12,6 +13,10 @@ namespace xgpu::detail {
 namespace {
 
 void shut_down_at_exit() { KernelCache::instance().shut_down(); }
+
+// A process that only had hits never starts the writer (nor its exit handler) but has counts
+// to record too.
+void record_counters_at_exit() { record_process_counters(); }
 
 struct FlushAtThreadEnd {
   ~FlushAtThreadEnd() { KernelCache::instance().flush(); }
@@ -75,7 +80,10 @@ KernelCache& KernelCache::instance() {
   return *cache;
 }
 
-KernelCache::KernelCache() : store_(cache_settings_from_environment()) {}
+KernelCache::KernelCache() : store_(cache_settings_from_environment()) {
+  // Registered before shut_down_at_exit, so it runs after it: the last saves are counted.
+  if (store_.writable()) std::atexit(record_counters_at_exit);
+}
 
 void KernelCache::schedule(const std::shared_ptr<CacheTicket>& ticket, Event after,
                            std::chrono::milliseconds quiet) {
@@ -128,12 +136,16 @@ void KernelCache::run() {
 }
 
 void KernelCache::flush() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (!worker_.joinable()) return;
-  ++flushing_;
-  wake_.notify_all();
-  wake_.wait(lock, [this] { return pending_.empty() && writing_ == 0; });
-  --flushing_;
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (worker_.joinable()) {
+      ++flushing_;
+      wake_.notify_all();
+      wake_.wait(lock, [this] { return pending_.empty() && writing_ == 0; });
+      --flushing_;
+    }
+  }
+  record_process_counters();
 }
 
 void KernelCache::shut_down() {

@@ -3,8 +3,10 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "log.hpp"
 
@@ -27,6 +29,14 @@ void stall_mid_write_if_asked(int fd, const std::string& bytes) {
   logger("cache").warn("XGPU_CACHE_TEST_STALL_WRITE=1: stalled after {} of {} bytes, for a test",
                        done, bytes.size());
   while (true) pause();  // until a signal ends the process
+}
+
+void delay_counters_update_if_asked() {
+  static const long milliseconds = [] {
+    const char* value = std::getenv("XGPU_CACHE_TEST_COUNTERS_DELAY_MS");
+    return value != nullptr ? std::atol(value) : 0L;
+  }();
+  if (milliseconds > 0) std::this_thread::sleep_for(std::chrono::milliseconds(milliseconds));
 }
 
 }  // namespace xgpu::detail

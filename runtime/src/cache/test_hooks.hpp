@@ -12,4 +12,9 @@ namespace xgpu::detail {
 /// in the middle of a write. Otherwise does nothing.
 void stall_mid_write_if_asked(int fd, const std::string& bytes);
 
+/// With XGPU_CACHE_TEST_COUNTERS_DELAY_MS=N: sleeps N ms between reading and rewriting the
+/// counters file, so that concurrent processes surely overlap there and an update lost
+/// without the lock would show. Otherwise does nothing.
+void delay_counters_update_if_asked();
+
 }  // namespace xgpu::detail
