@@ -32,7 +32,7 @@ std::uint32_t scramble(std::uint32_t x) {
 
 std::uint64_t device_nanoseconds(const std::vector<xgpu::Event>& events) {
   std::uint64_t total = 0;
-  for (const xgpu::Event& event : events) total += event.profile().end - event.profile().start;
+  for (const xgpu::Event& event : events) total += event.profile().duration().count();
   return total;
 }
 

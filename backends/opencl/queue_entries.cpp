@@ -119,6 +119,15 @@ xgpu_status queue_barrier(xgpu_queue queue, const xgpu_wait_v1* wait, xgpu_event
                    " belongs to another context than the queue's; OpenCL cannot wait across "
                    "contexts");
         }
+        // OpenCL leaves waiting on an unflushed queue's command undefined (a driver may
+        // never submit it): flush the event's own queue, so a wait cannot hang.
+        cl_command_queue theirs_queue = nullptr;
+        check(clGetEventInfo(list.events[i], CL_EVENT_COMMAND_QUEUE, sizeof(theirs_queue),
+                             &theirs_queue, nullptr),
+              "clGetEventInfo");
+        if (theirs_queue != nullptr && theirs_queue != cl_q) {
+          check(clFlush(theirs_queue), "clFlush");
+        }
       }
     }
     check(clEnqueueBarrierWithWaitList(cl_q, list.count, list.events, list.event_out),

@@ -103,8 +103,9 @@ TEST_CASE("a HostBuffer dropped during an async copy is freed only after it", "[
       xgpu::Event copy;
       {
         xgpu::HostBuffer<float> host = context.alloc_host<float>(kSpinItems);
-        copy = queue.read_async(out, host);  // in order: runs after the long kernel
-        queue.flush();
+        // In order: runs after the long kernel. Not flushed, so that on Oclgrind (which runs
+        // a queue's commands in the thread that flushes it) the copy is still pending too.
+        copy = queue.read_async(out, host);
         // Otherwise the test proves nothing: the copy must still be pending here.
         REQUIRE(copy.status() != xgpu::EventStatus::complete);
       }  // the last HostBuffer goes: its free must wait for the copy
@@ -127,7 +128,8 @@ TEST_CASE("Queue::wait and Queue::marker order commands across queues", "[host_m
       xgpu::Event done = compute.marker();
       compute.flush();
       REQUIRE(done);
-      CHECK(done.status() != xgpu::EventStatus::complete);  // the kernel still runs
+      // The kernel still runs (Oclgrind runs it in flush(): there the order is given already).
+      if (!is_oclgrind(device)) CHECK(done.status() != xgpu::EventStatus::complete);
       copies.wait(done);
       xgpu::HostBuffer<float> host = context.alloc_host<float>(kSpinItems);
       xgpu::Event read = copies.read_async(out, host);
