@@ -2,6 +2,8 @@
 // its whole life, or ordinary page-aligned memory where the driver will not give one.
 #include "xgpu/host_buffer.hpp"
 
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <string>
@@ -17,13 +19,26 @@ namespace xgpu::detail {
 namespace {
 // Page alignment: what DMA engines want of host memory, and what drivers give mapped memory.
 constexpr std::size_t kPageAlignment = 4096;
+
+// XGPU_HOST_MEMORY=pageable: ordinary memory even where the driver would pin it, to compare
+// the two, and for the sanitizer tests (AddressSanitizer sees a use after free of ordinary
+// memory; inside a driver's mapping it may not). Read at each alloc_host.
+bool pageable_requested() {
+  const char* value = std::getenv("XGPU_HOST_MEMORY");
+  if (value == nullptr || *value == '\0' || std::strcmp(value, "pinned") == 0) return false;
+  if (std::strcmp(value, "pageable") == 0) return true;
+  throw Error(Errc::invalid_argument,
+              std::string("XGPU_HOST_MEMORY=") + value + " is not understood: use pinned (the " +
+                  "default) or pageable",
+              "Context::alloc_host");
+}
 }  // namespace
 
 class HostStorage {
  public:
-  HostStorage(std::shared_ptr<ContextState> context, std::size_t bytes)
+  HostStorage(std::shared_ptr<ContextState> context, std::size_t bytes, bool pageable)
       : context_(std::move(context)) {
-    if (!try_pinned(bytes)) {
+    if (pageable || !try_pinned(bytes)) {
       data_ = ::operator new(bytes, std::align_val_t(kPageAlignment));
       fallback_ = true;
     }
@@ -140,7 +155,7 @@ class HostStorage {
 std::shared_ptr<HostStorage> allocate_host(const std::shared_ptr<ContextState>& context,
                                            std::size_t bytes) {
   if (bytes == 0) return nullptr;  // an empty HostBuffer holds no memory
-  return std::make_shared<HostStorage>(context, bytes);
+  return std::make_shared<HostStorage>(context, bytes, pageable_requested());
 }
 
 void* host_data(const HostStorage& storage) noexcept { return storage.data(); }

@@ -115,6 +115,37 @@ TEST_CASE("a HostBuffer dropped during an async copy is freed only after it", "[
   }
 }
 
+// The same with ordinary memory (XGPU_HOST_MEMORY=pageable): the memory AddressSanitizer
+// tracks, so that in the ASan stage a free that did not wait would be a reported use after free.
+TEST_CASE("a pageable HostBuffer dropped during a copy is freed only after it", "[host_memory]") {
+  xgpu_test::ScopedEnv pageable("XGPU_HOST_MEMORY", "pageable");
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Kernel spin = context.build({"spin.cl", kSpin}).kernel("spin");
+      xgpu::Buffer<float> out = context.alloc<float>(kSpinItems);
+      queue.launch(spin, xgpu::Range(kSpinItems), out, spin_rounds(device));
+      xgpu::Event copy;
+      {
+        xgpu::HostBuffer<float> host = context.alloc_host<float>(kSpinItems);
+        REQUIRE_FALSE(host.pinned());
+        copy = queue.read_async(out, host);
+        REQUIRE(copy.status() != xgpu::EventStatus::complete);
+      }
+      CHECK(copy.status() == xgpu::EventStatus::complete);
+      queue.finish();
+    }
+  }
+}
+
+TEST_CASE("XGPU_HOST_MEMORY with an unknown value is refused by name", "[host_memory][errors]") {
+  xgpu_test::ScopedEnv lots("XGPU_HOST_MEMORY", "lots");
+  xgpu::Context context(xgpu::devices().at(0));
+  check_error(capture_error([&] { context.alloc_host<int>(4); }), xgpu::Errc::invalid_argument,
+              {"XGPU_HOST_MEMORY=lots", "pageable"});
+}
+
 TEST_CASE("Queue::wait and Queue::marker order commands across queues", "[host_memory]") {
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {
@@ -164,6 +195,20 @@ TEST_CASE("Queue::wait on another context's event is refused by name", "[host_me
       xgpu::Queue empty;
       check_error(capture_error([&] { empty.marker(); }), xgpu::Errc::invalid_handle,
                   {"empty Queue"});
+    }
+  }
+}
+
+// Neither PoCL nor Oclgrind says how much memory is free: nothing, never a figure of ours.
+TEST_CASE("free memory is reported only where the driver says", "[host_memory]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      std::optional<std::uint64_t> free = device.free_memory();
+      if (xgpu_test::is_pocl(device) || is_oclgrind(device)) {
+        CHECK_FALSE(free.has_value());
+      } else if (free) {
+        CHECK(*free <= device.info().global_memory);
+      }
     }
   }
 }
