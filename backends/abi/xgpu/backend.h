@@ -314,10 +314,10 @@ typedef struct xgpu_backend_v1 {
    * before it and every event of `wait` (NULL or empty: none) have completed; the host is not
    * blocked. `event` (may be NULL) completes at the same point, so an empty wait list gives a
    * marker of everything enqueued so far. The queue of each waited event is flushed first,
-   * so a wait cannot hang on a command never submitted. An event of another context than the queue's:
-   * XGPU_STATUS_INVALID_VALUE (OpenCL cannot wait across contexts), which the core reports as
-   * context_mismatch. Added after kernel_launch_with_args: without it the core's Queue::wait
-   * and Queue::marker throw unsupported. */
+   * so a wait cannot hang on a command never submitted. An event of another context than the
+   * queue's: XGPU_STATUS_INVALID_VALUE (OpenCL cannot wait across contexts), which the core reports
+   * as context_mismatch. Added after kernel_launch_with_args: without it the core's Queue::wait and
+   * Queue::marker throw unsupported. */
   xgpu_status (*queue_barrier)(xgpu_queue queue, const xgpu_wait_v1* wait, xgpu_event* event);
 } xgpu_backend_v1;
 
