@@ -30,6 +30,7 @@ inline constexpr cl_device_info kDevicePciDomainIdNv = 0x400A;
 // cl_amd_device_attribute_query.
 inline constexpr cl_device_info kDeviceTopologyAmd = 0x4037;
 inline constexpr cl_device_info kDeviceBoardNameAmd = 0x4038;
+inline constexpr cl_device_info kDeviceGlobalFreeMemoryAmd = 0x4039;
 inline constexpr cl_device_info kDeviceWavefrontWidthAmd = 0x4043;
 // cl_intel_required_subgroup_size.
 inline constexpr cl_device_info kDeviceSubGroupSizesIntel = 0x4108;

@@ -109,6 +109,17 @@ Bytes vendor_extras_of(DeviceRecord& record) {
   }
 }
 
+// Only where a vendor's extension says (AMD); NVIDIA's OpenCL has no such query, and
+// PoCL and Oclgrind none either: NOT_AVAILABLE, never a figure of our own.
+Bytes free_memory_of(DeviceRecord& record) {
+  const VendorHooks& hooks = vendor_hooks(record.classification.implementation);
+  std::optional<uint64_t> free = hooks.free_memory != nullptr
+                                     ? hooks.free_memory(record.device, record.extensions)
+                                     : std::nullopt;
+  if (!free) fail(XGPU_STATUS_NOT_AVAILABLE, "the driver does not report free memory");
+  return bytes_of_u64(*free);
+}
+
 struct PropertyRow {
   uint32_t property;
   Bytes (*read)(DeviceRecord& record);
@@ -146,6 +157,7 @@ constexpr PropertyRow kProperties[] = {
     {XGPU_DEVICE_VENDOR_EXTRAS, vendor_extras_of},
     {XGPU_DEVICE_MAX_PARAMETER_SIZE, u64_of<size_t, CL_DEVICE_MAX_PARAMETER_SIZE>},
     {XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS, non_uniform_work_groups_of},
+    {XGPU_DEVICE_FREE_MEM, free_memory_of},
 };
 
 }  // namespace

@@ -26,6 +26,7 @@ xgpu_status queue_create(xgpu_context context, xgpu_device device, uint32_t flag
                          xgpu_queue* queue);
 xgpu_status queue_flush(xgpu_queue queue);
 xgpu_status queue_finish(xgpu_queue queue);
+xgpu_status queue_barrier(xgpu_queue queue, const xgpu_wait_v1* wait, xgpu_event* event);
 
 // buffer_entries.cpp
 xgpu_status buffer_create(xgpu_context context, uint32_t flags, size_t size, xgpu_buffer* buffer);

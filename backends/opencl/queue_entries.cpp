@@ -6,8 +6,10 @@
 #include "clblast_lifetime.hpp"
 #include "entries.hpp"
 #include "errors.hpp"
+#include "event_queue_refs.hpp"
 #include "registry.hpp"
 #include "serialized_call.hpp"
+#include "wait_list.hpp"
 #include "xgpu/common/log.hpp"
 
 namespace xgpu::opencl {
@@ -87,6 +89,50 @@ xgpu_status queue_flush(xgpu_queue queue) {
 xgpu_status queue_finish(xgpu_queue queue) {
   return guard_on(queue, [&] {
     check(clFinish(reinterpret_cast<cl_command_queue>(queue)), "clFinish");
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
+}  // namespace xgpu::opencl
+
+namespace xgpu::opencl {
+
+// clEnqueueBarrierWithWaitList (OpenCL 1.2): later commands wait for the list and for
+// everything before; its event, when asked for, is the marker of that point.
+xgpu_status queue_barrier(xgpu_queue queue, const xgpu_wait_v1* wait, xgpu_event* event) {
+  return guard_on(queue, [&] {
+    auto cl_q = reinterpret_cast<cl_command_queue>(queue);
+    WaitList list(wait, event);
+    // Drivers answer CL_INVALID_CONTEXT for a foreign event, or worse (some never check):
+    // the module asks first, so the core can name the mistake.
+    if (list.count != 0) {
+      cl_context own = nullptr;
+      check(clGetCommandQueueInfo(cl_q, CL_QUEUE_CONTEXT, sizeof(own), &own, nullptr),
+            "clGetCommandQueueInfo");
+      for (cl_uint i = 0; i < list.count; ++i) {
+        cl_context theirs = nullptr;
+        check(clGetEventInfo(list.events[i], CL_EVENT_CONTEXT, sizeof(theirs), &theirs, nullptr),
+              "clGetEventInfo");
+        if (theirs != own) {
+          fail(XGPU_STATUS_INVALID_VALUE,
+               "queue_barrier: event " + std::to_string(i) +
+                   " belongs to another context than the queue's; OpenCL cannot wait across "
+                   "contexts");
+        }
+        // OpenCL leaves waiting on an unflushed queue's command undefined (a driver may
+        // never submit it): flush the event's own queue, so a wait cannot hang.
+        cl_command_queue theirs_queue = nullptr;
+        check(clGetEventInfo(list.events[i], CL_EVENT_COMMAND_QUEUE, sizeof(theirs_queue),
+                             &theirs_queue, nullptr),
+              "clGetEventInfo");
+        if (theirs_queue != nullptr && theirs_queue != cl_q) {
+          check(clFlush(theirs_queue), "clFlush");
+        }
+      }
+    }
+    check(clEnqueueBarrierWithWaitList(cl_q, list.count, list.events, list.event_out),
+          "clEnqueueBarrierWithWaitList");
+    hold_queue_for_event(cl_q, list.event_out);
     return XGPU_STATUS_SUCCESS;
   });
 }

@@ -23,6 +23,10 @@ struct VendorHooks {
   /// The PCI address through the vendor's extension, when cl_khr_pci_bus_info is absent.
   std::optional<PciAddress> (*pci_address)(cl_device_id device,
                                            const std::string& extensions) = nullptr;
+  /// Bytes of global memory free now, through the vendor's extension; nullopt when the
+  /// driver does not say (never an estimate).
+  std::optional<uint64_t> (*free_memory)(cl_device_id device,
+                                         const std::string& extensions) = nullptr;
 };
 
 const VendorHooks& nvidia_hooks();

@@ -1,6 +1,7 @@
 // AMD's driver (ROCm, the older Orca/PAL ones): board name, gfx target, wavefront width and
 // PCI topology through cl_amd_device_attribute_query.
 #include <string>
+#include <vector>
 
 #include "cl_query.hpp"
 #include "vendor.hpp"
@@ -59,10 +60,27 @@ std::optional<PciAddress> amd_pci_address(cl_device_id device, const std::string
   return address;
 }
 
+// CL_DEVICE_GLOBAL_FREE_MEMORY_AMD: size_t values in KiB, the first the total free (ROCm
+// and PAL add the largest free block as a second).
+std::optional<uint64_t> amd_free_memory(cl_device_id device, const std::string& extensions) {
+  if (!has_extension(extensions, kAttributeQuery)) return std::nullopt;
+  size_t size = 0;
+  if (clGetDeviceInfo(device, kDeviceGlobalFreeMemoryAmd, 0, nullptr, &size) != CL_SUCCESS ||
+      size < sizeof(size_t)) {
+    return std::nullopt;
+  }
+  std::vector<size_t> kib(size / sizeof(size_t));
+  if (clGetDeviceInfo(device, kDeviceGlobalFreeMemoryAmd, kib.size() * sizeof(size_t), kib.data(),
+                      nullptr) != CL_SUCCESS) {
+    return std::nullopt;
+  }
+  return static_cast<uint64_t>(kib[0]) * 1024;
+}
+
 }  // namespace
 
 const VendorHooks& amd_hooks() {
-  static const VendorHooks kHooks{amd_extras, amd_pci_address};
+  static const VendorHooks kHooks{amd_extras, amd_pci_address, amd_free_memory};
   return kHooks;
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 
+#include "module.hpp"
 #include "registry.hpp"
 #include "selector.hpp"
 
@@ -51,6 +52,22 @@ std::string effective_selector(std::string_view selector) {
 const DeviceInfo& Device::info() const { return record_of(*this).info; }
 
 std::size_t Device::index() const { return record_of(*this).visible_index; }
+
+std::optional<std::uint64_t> Device::free_memory() const {
+  const auto& record = record_of(*this);
+  const detail::Module& module = *record.module;
+  std::uint64_t value = 0;
+  std::size_t size = 0;
+  xgpu_status status =
+      module.table->device_info(record.raw, XGPU_DEVICE_FREE_MEM, &value, sizeof value, &size);
+  if (status == XGPU_STATUS_SUCCESS && size == sizeof value) return value;
+  // NOT_AVAILABLE: not reported; INVALID_VALUE: a module older than the property.
+  if (status == XGPU_STATUS_SUCCESS || status == XGPU_STATUS_NOT_AVAILABLE ||
+      status == XGPU_STATUS_INVALID_VALUE || status == XGPU_STATUS_UNSUPPORTED) {
+    return std::nullopt;
+  }
+  detail::throw_backend_error(module, status, "Device::free_memory", &record);
+}
 
 std::string Device::describe() const {
   const auto& record = record_of(*this);

@@ -192,4 +192,77 @@ void Queue::flush() {
                 "Queue::flush", context.record);
 }
 
+Event Queue::transfer_host(Direction direction, const BufferCore& buffer, std::size_t element_size,
+                           detail::HostStorage* storage, std::size_t host_count, std::size_t count,
+                           std::size_t offset, std::size_t host_offset) {
+  const char* operation = direction == Direction::write ? "Queue::write_async (from a HostBuffer)"
+                                                        : "Queue::read_async (into a HostBuffer)";
+  checked_context(*this, buffer, operation);
+  count = checked_count(operation, buffer, element_size, count, offset);
+  if (host_offset > host_count || count > host_count - host_offset) {
+    throw Error(Errc::out_of_range,
+                std::string(operation) + " of " + std::to_string(count) +
+                    " element(s) at host offset " + std::to_string(host_offset) +
+                    " reaches past the end of a HostBuffer of " + std::to_string(host_count) +
+                    " element(s); nothing was transferred",
+                operation);
+  }
+  if (count == 0) return Event();
+  auto* host =
+      static_cast<unsigned char*>(detail::host_data(*storage)) + host_offset * element_size;
+  Event event = transfer(direction, buffer, element_size, host, count, offset, false);
+  detail::host_track(*storage, event);
+  return event;
+}
+
+Event Queue::barrier(const char* operation, const Event* events, std::size_t count,
+                     bool keep_event) {
+  if (!*this) {
+    throw Error(Errc::invalid_handle, std::string(operation) + " on an empty Queue", operation);
+  }
+  const auto& context = *context_.state();
+  const detail::Module& module = context.module();
+  if (!module.has(&xgpu_backend_v1::queue_barrier)) {
+    throw Error(Errc::unsupported,
+                std::string(operation) + ": the '" + module.name +
+                    "' backend module predates queue_barrier (cross-queue ordering); "
+                    "use Event::wait() on the host instead",
+                operation);
+  }
+  std::vector<xgpu_event> raw;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!events[i]) continue;  // an empty Event is complete
+    if (events[i].module() != &module) {
+      throw Error(Errc::context_mismatch,
+                  std::string(operation) + ": the event (" + events[i].command() +
+                      ") is of another backend than the queue's; wait for it on the host "
+                      "(Event::wait) instead",
+                  operation);
+    }
+    raw.push_back(static_cast<xgpu_event>(events[i].raw()));
+  }
+  if (raw.empty() && !keep_event) return Event();  // waiting on nothing enqueues nothing
+  const xgpu_wait_v1 wait{raw.data(), static_cast<std::uint32_t>(raw.size())};
+  xgpu_event event = nullptr;
+  xgpu_status status = module.table->queue_barrier(static_cast<xgpu_queue>(handle_.get()), &wait,
+                                                   keep_event ? &event : nullptr);
+  if (status == XGPU_STATUS_INVALID_VALUE && !raw.empty()) {
+    // The one bad value left once the core's checks passed: an event of another context.
+    Error::Details details =
+        detail::backend_error_details(module, status, operation, context.record);
+    details.code = Errc::context_mismatch;
+    details.message = std::string(operation) + ": the event (" + events[0].command() +
+                      ") belongs to another context than the queue's, and OpenCL cannot make "
+                      "a queue wait across contexts; wait for it on the host (Event::wait) "
+                      "instead";
+    throw Error(std::move(details));
+  }
+  detail::check(module, status, operation, context.record);
+  return keep_event ? adopt_event(module, event, operation) : Event();
+}
+
+void Queue::wait(const Event& event) { barrier("Queue::wait", &event, 1, false); }
+
+Event Queue::marker() { return barrier("Queue::marker", nullptr, 0, true); }
+
 }  // namespace xgpu

@@ -143,6 +143,7 @@ void transfers(const Device& device, const BenchOptions& options, std::vector<Fi
 void bench_memory(const Device& device, const BenchOptions& options, std::vector<Figure>& figures) {
   triad(device, options, figures);
   transfers(device, options, figures);
+  bench_overlap(device, options, figures);
 }
 
 }  // namespace xgpu::cli

@@ -58,7 +58,8 @@ class GroupBuilder {
 
 }  // namespace
 
-std::vector<PropertyGroup> device_properties(const DeviceInfo& info, std::size_t index) {
+std::vector<PropertyGroup> device_properties(const DeviceInfo& info, std::size_t index,
+                                             std::optional<std::uint64_t> free_memory) {
   GroupBuilder g(info);
 
   g.begin("identity");
@@ -90,6 +91,8 @@ std::vector<PropertyGroup> device_properties(const DeviceInfo& info, std::size_t
 
   g.begin("memory");
   g.add("global_memory", "Global memory", bytes_text(info.global_memory));
+  g.add("free_memory", "Free memory",
+        free_memory ? bytes_text(*free_memory) : std::string("not reported"));
   g.add("max_allocation", "Max allocation", bytes_text(info.max_allocation));
   g.add("local_memory", "Local memory", bytes_text(info.local_memory));
   g.add("host_unified_memory", "Host-unified memory", yes_no(info.host_unified_memory));

@@ -22,6 +22,8 @@ struct PropertyGroup {
 /// The groups in display order; index is the device's position in xgpu::devices(). A property
 /// listed in DeviceInfo::query_errors shows its error instead of its value; errors for properties
 /// no group shows get a group of their own.
-std::vector<PropertyGroup> device_properties(const DeviceInfo& info, std::size_t index);
+/// `free_memory`: what the driver reports free now (Device::free_memory), if anything.
+std::vector<PropertyGroup> device_properties(const DeviceInfo& info, std::size_t index,
+                                             std::optional<std::uint64_t> free_memory = {});
 
 }  // namespace xgpu::cli

@@ -17,7 +17,8 @@ std::string capitalised(std::string text) {
 }  // namespace
 
 void print_detail(std::ostream& out, const Device& device, const Style& style) {
-  const std::vector<PropertyGroup> groups = device_properties(device.info(), device.index());
+  const std::vector<PropertyGroup> groups =
+      device_properties(device.info(), device.index(), device.free_memory());
   // One label width for the whole device, so every value starts in the same column.
   std::size_t width = 0;
   for (const auto& group : groups) {

@@ -92,7 +92,11 @@ enum {
   /* bool: a global size need not be a multiple of the work-group size (OpenCL 2.x, or 3.0's
      CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT). Added after 30: a module that predates it
      answers INVALID_VALUE, which the core reads as false. */
-  XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS = 31
+  XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS = 31,
+  /* u64 bytes of global memory free now, where the driver reports it (AMD's
+     CL_DEVICE_GLOBAL_FREE_MEMORY_AMD); NOT_AVAILABLE elsewhere, never an estimate. Added
+     after 31: a module that predates it answers INVALID_VALUE, read as "not reported". */
+  XGPU_DEVICE_FREE_MEM = 32
 };
 
 /* Bits of XGPU_DEVICE_TYPE. */
@@ -306,6 +310,15 @@ typedef struct xgpu_backend_v1 {
                                          const size_t* local_size, uint32_t flags,
                                          const xgpu_wait_v1* wait, xgpu_event* event,
                                          uint32_t* failed_arg);
+  /* A barrier on `queue`: commands enqueued after it start only once every command enqueued
+   * before it and every event of `wait` (NULL or empty: none) have completed; the host is not
+   * blocked. `event` (may be NULL) completes at the same point, so an empty wait list gives a
+   * marker of everything enqueued so far. The queue of each waited event is flushed first,
+   * so a wait cannot hang on a command never submitted. An event of another context than the
+   * queue's: XGPU_STATUS_INVALID_VALUE (OpenCL cannot wait across contexts), which the core reports
+   * as context_mismatch. Added after kernel_launch_with_args: without it the core's Queue::wait and
+   * Queue::marker throw unsupported. */
+  xgpu_status (*queue_barrier)(xgpu_queue queue, const xgpu_wait_v1* wait, xgpu_event* event);
 } xgpu_backend_v1;
 
 /* Size of a table that holds every required member: the core refuses a shorter one. */

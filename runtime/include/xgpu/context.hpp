@@ -7,6 +7,7 @@
 #include <xgpu/buffer.hpp>
 #include <xgpu/device.hpp>
 #include <xgpu/export.hpp>
+#include <xgpu/host_buffer.hpp>
 #include <xgpu/program.hpp>
 
 namespace xgpu {
@@ -49,6 +50,15 @@ class XGPU_API Context {
                 const std::vector<Source>& headers = {}) const;
 
   const std::shared_ptr<detail::ContextState>& state() const;
+
+  /// `count` elements of host memory the device copies from and to fastest: pinned where
+  /// the driver offers it (see xgpu/host_buffer.hpp). Use it as the source or destination of
+  /// Queue::write_async/read_async. 0 is valid (an empty HostBuffer).
+  template <class T>
+  HostBuffer<T> alloc_host(std::size_t count) const {
+    return HostBuffer<T>(detail::allocate_host(state(), checked_bytes(count, sizeof(T))), count);
+  }
+
   explicit operator bool() const noexcept { return static_cast<bool>(state_); }
 
  private:

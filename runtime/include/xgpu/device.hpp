@@ -65,6 +65,10 @@ class XGPU_API Device {
   std::size_t index() const;
   /// "opencl:0 pthread-skylake-avx512-Intel(R) Xeon(R) Processor (pocl)".
   std::string describe() const;
+  /// Bytes of device memory free now, asked of the driver on each call, where it says
+  /// (AMD's CL_DEVICE_GLOBAL_FREE_MEMORY_AMD); nothing where it does not (NVIDIA's OpenCL,
+  /// PoCL, Oclgrind): never an estimate.
+  std::optional<std::uint64_t> free_memory() const;
   explicit operator bool() const noexcept { return record_ != nullptr; }
   bool operator==(const Device& other) const noexcept { return record_ == other.record_; }
   bool operator!=(const Device& other) const noexcept { return record_ != other.record_; }

@@ -18,6 +18,7 @@
 #include <xgpu/event.hpp>
 #include <xgpu/export.hpp>
 #include <xgpu/handle.hpp>
+#include <xgpu/host_buffer.hpp>
 #include <xgpu/kernel_args.hpp>
 #include <xgpu/program.hpp>
 #include <xgpu/range.hpp>
@@ -68,6 +69,23 @@ class XGPU_API Queue {
   template <class T>
   Event read_async(const Buffer<T>& src, T* dst, std::size_t count = all, std::size_t offset = 0) {
     return transfer(Direction::read, src.core(), sizeof(T), dst, count, offset, false);
+  }
+
+  /// Async copies between a device buffer and a HostBuffer (Context::alloc_host): `count`
+  /// elements (all: the rest of the device buffer from `offset`) at element `host_offset` of
+  /// the HostBuffer. The HostBuffer's memory stays allocated until the copy completes, even
+  /// when every HostBuffer and the Event are dropped first (its free waits for the copy).
+  template <class T>
+  Event write_async(const Buffer<T>& dst, const HostBuffer<T>& src, std::size_t count = all,
+                    std::size_t offset = 0, std::size_t host_offset = 0) {
+    return transfer_host(Direction::write, dst.core(), sizeof(T), src.storage().get(), src.size(),
+                         count, offset, host_offset);
+  }
+  template <class T>
+  Event read_async(const Buffer<T>& src, const HostBuffer<T>& dst, std::size_t count = all,
+                   std::size_t offset = 0, std::size_t host_offset = 0) {
+    return transfer_host(Direction::read, src.core(), sizeof(T), dst.storage().get(), dst.size(),
+                         count, offset, host_offset);
   }
 
   /// Device-side copy of `count` elements (all of src by default).
@@ -129,6 +147,14 @@ class XGPU_API Queue {
 
   /// Blocks until every command so far has completed.
   void finish();
+  /// Later commands of this queue start only once `event` (of any queue of the same
+  /// context) has completed; the host is not blocked. An empty Event is complete: nothing
+  /// to wait for. An Event of another context or backend throws context_mismatch (OpenCL
+  /// cannot wait across contexts); a module without queue_barrier throws unsupported.
+  void wait(const Event& event);
+  /// An Event that completes once every command enqueued on this queue so far has; hand it
+  /// to another queue's wait() to order the two queues.
+  Event marker();
   /// Submits queued commands to the device without waiting.
   void flush();
 
@@ -146,6 +172,14 @@ class XGPU_API Queue {
   enum class Direction { write, read };
   Event transfer(Direction direction, const detail::BufferCore& buffer, std::size_t element_size,
                  void* host, std::size_t count, std::size_t offset, bool blocking);
+  // transfer() to or from the memory of a HostBuffer of `host_count` elements, which the
+  // storage then keeps until the copy completes.
+  Event transfer_host(Direction direction, const detail::BufferCore& buffer,
+                      std::size_t element_size, detail::HostStorage* storage,
+                      std::size_t host_count, std::size_t count, std::size_t offset,
+                      std::size_t host_offset);
+  // queue_barrier with `events` (may be none); returns its event when `keep_event`.
+  Event barrier(const char* operation, const Event* events, std::size_t count, bool keep_event);
   Event copy_bytes(const detail::BufferCore& src, const detail::BufferCore& dst,
                    std::size_t element_size, std::size_t count, std::size_t src_offset,
                    std::size_t dst_offset);

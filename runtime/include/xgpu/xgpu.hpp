@@ -12,6 +12,7 @@
 #include <xgpu/error.hpp>
 #include <xgpu/event.hpp>
 #include <xgpu/half.hpp>
+#include <xgpu/host_buffer.hpp>
 #include <xgpu/interop.hpp>
 #include <xgpu/kernels.hpp>
 #include <xgpu/log.hpp>
