@@ -51,6 +51,7 @@ xgpu_backend_v1 make_table() {
   t.kernel_limit = kernel_limit;
   t.blas_gemm = blas_gemm;
   t.kernel_launch_with_args = kernel_launch_with_args;
+  t.buffer_create_sub = buffer_create_sub;
   return t;
 }
 

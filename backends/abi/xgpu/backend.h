@@ -92,7 +92,11 @@ enum {
   /* bool: a global size need not be a multiple of the work-group size (OpenCL 2.x, or 3.0's
      CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT). Added after 30: a module that predates it
      answers INVALID_VALUE, which the core reads as false. */
-  XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS = 31
+  XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS = 31,
+  /* u64 bytes: a sub-buffer's offset must be a multiple of it (CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+     which OpenCL gives in bits). Added after 31: a module that predates it answers
+     INVALID_VALUE, which the core reads as unknown. */
+  XGPU_DEVICE_BASE_ADDRESS_ALIGN = 32
 };
 
 /* Bits of XGPU_DEVICE_TYPE. */
@@ -306,6 +310,13 @@ typedef struct xgpu_backend_v1 {
                                          const size_t* local_size, uint32_t flags,
                                          const xgpu_wait_v1* wait, xgpu_event* event,
                                          uint32_t* failed_arg);
+  /* A buffer made of `size` bytes of `parent` from `offset` (which is a multiple of
+   * XGPU_DEVICE_BASE_ADDRESS_ALIGN): kernels, copies and maps see only those bytes. `flags`
+   * are buffer_create()'s access flags (no HOST_VISIBLE). The sub-buffer keeps the parent
+   * alive. Added after kernel_launch_with_args: the core's caching allocator needs it and
+   * allocates directly from a module whose table ends before it or leaves it NULL. */
+  xgpu_status (*buffer_create_sub)(xgpu_buffer parent, uint32_t flags, size_t offset, size_t size,
+                                   xgpu_buffer* buffer);
 } xgpu_backend_v1;
 
 /* Size of a table that holds every required member: the core refuses a shorter one. */
