@@ -103,8 +103,8 @@ BufferCore MemoryPool::allocate(std::size_t bytes, std::uint32_t flags) {
   if (!pending_.empty()) settle_pending(false);
   Block* block = take_block(rounded, small);
   if (block == nullptr) block = grow(bytes, rounded, small);
+  block->state = Block::State::used;  // first: the piece split off must not merge back into it
   split(*block, rounded, small);
-  block->state = Block::State::used;
   const std::uint32_t access = flags & (XGPU_MEM_READ_ONLY | XGPU_MEM_WRITE_ONLY);
   if (!block->view || block->view_bytes != bytes || block->view_flags != access) {
     block->view = {};
