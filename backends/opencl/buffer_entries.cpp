@@ -53,6 +53,23 @@ xgpu_status buffer_create(xgpu_context context, uint32_t flags, size_t size, xgp
   });
 }
 
+xgpu_status buffer_create_sub(xgpu_buffer parent, uint32_t flags, size_t offset, size_t size,
+                              xgpu_buffer* buffer) {
+  return guard_on(parent, [&] {
+    if (buffer == nullptr) fail(XGPU_STATUS_INVALID_VALUE, "buffer_create_sub: buffer is NULL");
+    if (flags & XGPU_MEM_HOST_VISIBLE) {
+      fail(XGPU_STATUS_INVALID_VALUE, "buffer_create_sub: HOST_VISIBLE is the parent's to ask");
+    }
+    cl_buffer_region region{offset, size};
+    cl_int status = CL_SUCCESS;
+    cl_mem created = clCreateSubBuffer(cl_buffer(parent), mem_flags_of(flags),
+                                       CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+    check(status, "clCreateSubBuffer");
+    *buffer = reinterpret_cast<xgpu_buffer>(created);
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
 xgpu_status buffer_write(xgpu_queue queue, xgpu_buffer buffer, uint32_t blocking, size_t offset,
                          size_t size, const void* source, const xgpu_wait_v1* wait,
                          xgpu_event* event) {

@@ -84,6 +84,14 @@ Bytes non_uniform_work_groups_of(DeviceRecord& record) {
   return bytes_of_bool(supported != CL_FALSE);
 }
 
+// OpenCL gives the alignment in bits; the ABI in bytes.
+Bytes base_address_align_of(DeviceRecord& record) {
+  cl_uint bits = 0;
+  check(clGetDeviceInfo(record.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, nullptr),
+        "clGetDeviceInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN)");
+  return bytes_of_u64(bits / 8);
+}
+
 Bytes uuid_of(DeviceRecord& record) { return bytes_of_string(device_uuid(record)); }
 Bytes pci_bus_id_of(DeviceRecord& record) { return bytes_of_string(device_pci_bus_id(record)); }
 
@@ -158,6 +166,7 @@ constexpr PropertyRow kProperties[] = {
     {XGPU_DEVICE_MAX_PARAMETER_SIZE, u64_of<size_t, CL_DEVICE_MAX_PARAMETER_SIZE>},
     {XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS, non_uniform_work_groups_of},
     {XGPU_DEVICE_FREE_MEM, free_memory_of},
+    {XGPU_DEVICE_BASE_ADDRESS_ALIGN, base_address_align_of},
 };
 
 }  // namespace

@@ -30,6 +30,8 @@ xgpu_status queue_barrier(xgpu_queue queue, const xgpu_wait_v1* wait, xgpu_event
 
 // buffer_entries.cpp
 xgpu_status buffer_create(xgpu_context context, uint32_t flags, size_t size, xgpu_buffer* buffer);
+xgpu_status buffer_create_sub(xgpu_buffer parent, uint32_t flags, size_t offset, size_t size,
+                              xgpu_buffer* buffer);
 xgpu_status buffer_write(xgpu_queue queue, xgpu_buffer buffer, uint32_t blocking, size_t offset,
                          size_t size, const void* source, const xgpu_wait_v1* wait,
                          xgpu_event* event);

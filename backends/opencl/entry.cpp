@@ -52,6 +52,7 @@ xgpu_backend_v1 make_table() {
   t.blas_gemm = blas_gemm;
   t.kernel_launch_with_args = kernel_launch_with_args;
   t.queue_barrier = queue_barrier;
+  t.buffer_create_sub = buffer_create_sub;
   return t;
 }
 

@@ -12,6 +12,10 @@ Context::Context(const Device& device) {
   if (!device) {
     throw Error(Errc::invalid_handle, "cannot make a Context from an empty Device", "Context");
   }
+  // The environment's allocator settings are refused before the driver is asked for anything.
+  const detail::AllocatorKind allocator = detail::allocator_from_environment();
+  const std::uint64_t limit =
+      detail::memory_limit_from_environment(device.record()->info.global_memory);
   auto state = std::make_shared<detail::ContextState>();
   state->device = device;
   state->record = device.record();
@@ -20,6 +24,8 @@ Context::Context(const Device& device) {
   detail::check(module, module.table->context_create(state->record->raw, &raw),
                 "creating a context", state->record);
   state->handle = detail::Handle<detail::ObjectKind::context>::adopt(&module, raw);
+  state->pool =
+      std::make_shared<detail::MemoryPool>(state->record, state->handle, allocator, limit);
   state_ = std::move(state);
 }
 
@@ -53,6 +59,18 @@ std::size_t Context::checked_bytes(std::size_t count, std::size_t element_size) 
   return count * element_size;
 }
 
+MemoryStats Context::memory_stats() const {
+  return detail::state_of(state_, "Context").pool->stats();
+}
+
+void Context::reset_peak_stats() const { detail::state_of(state_, "Context").pool->reset_peaks(); }
+
+void Context::empty_cache() const { detail::state_of(state_, "Context").pool->empty_cache(); }
+
+void Context::set_memory_limit(std::uint64_t bytes) const {
+  detail::state_of(state_, "Context").pool->set_limit(bytes);
+}
+
 namespace detail {
 
 BufferCore allocate(const ContextState& context, std::size_t bytes, Access access,
@@ -71,16 +89,7 @@ BufferCore allocate(const ContextState& context, std::size_t bytes, Access acces
   }
   std::uint32_t flags = static_cast<std::uint32_t>(access);
   if (host_visible) flags |= XGPU_MEM_HOST_VISIBLE;
-  xgpu_buffer raw = nullptr;
-  const Module& module = context.module();
-  xgpu_status status = module.table->buffer_create(static_cast<xgpu_context>(context.handle.get()),
-                                                   flags, bytes, &raw);
-  if (status != XGPU_STATUS_SUCCESS) {
-    throw_backend_error(module, status, "allocating " + format_bytes(bytes), context.record);
-  }
-  core.handle = Handle<ObjectKind::buffer>::adopt(&module, raw);
-  core.bytes = bytes;
-  return core;
+  return context.pool->allocate(bytes, flags);
 }
 
 void log_unmap_failure(const char* what) noexcept {

@@ -47,6 +47,17 @@ class InfoReader {
     return status == XGPU_STATUS_SUCCESS && value != 0;
   }
 
+  /// A number a module may predate: 0 (unknown) when it answers INVALID_VALUE.
+  std::uint64_t newer_number(std::uint32_t property, const char* label) {
+    std::uint64_t value = 0;
+    std::size_t size = 0;
+    const xgpu_status status =
+        module_.table->device_info(device_, property, &value, sizeof value, &size);
+    if (status == XGPU_STATUS_INVALID_VALUE) return 0;
+    note(status, label);
+    return status == XGPU_STATUS_SUCCESS ? value : 0;
+  }
+
   void work_items() {
     std::uint64_t sizes[3] = {0, 0, 0};
     std::size_t size = 0;
@@ -121,6 +132,8 @@ DeviceInfo read_device_info(const Module& module, xgpu_device device) {
   info.images = read.flag(XGPU_DEVICE_IMAGES, "images");
   info.non_uniform_work_groups =
       read.newer_flag(XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS, "non_uniform_work_groups");
+  info.base_address_alignment =
+      read.newer_number(XGPU_DEVICE_BASE_ADDRESS_ALIGN, "base_address_alignment");
   info.extensions = split_words(read.text(XGPU_DEVICE_EXTENSIONS, "extensions"));
   info.uuid = read.text(XGPU_DEVICE_UUID, "uuid");
   info.pci_bus_id = read.text(XGPU_DEVICE_PCI_BUS_ID, "pci_bus_id");

@@ -157,6 +157,11 @@ Event vendor_gemm(Queue& queue, const VendorGemm& call, const BufferCore& a, con
                 std::string("xgpu::gemm: the vendor BLAS cannot run it: ") + module.last_error(),
                 "xgpu::gemm");
   detail::check(module, status, kOperation, context.record);
+  // The caching allocator must not hand these blocks to a new user before the product ends.
+  for (const BufferCore* buffer : {&a, &b, &c}) {
+    if (detail::touches_pool(*buffer) && event != nullptr)
+      buffer->allocation->note_use(&module, event);
+  }
   return adopt(module, event, kOperation);
 }
 

@@ -251,6 +251,21 @@ xgpu_status launch_in_one_call(const detail::Module& module, const RawLaunch& ra
   return status;
 }
 
+bool any_pooled(const detail::KernelArg* args, std::size_t count) noexcept {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (args[i].buffer != nullptr && detail::touches_pool(*args[i].buffer)) return true;
+  }
+  return false;
+}
+
+void note_pooled_use(const detail::KernelArg* args, std::size_t count, const detail::Module& module,
+                     xgpu_event event) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (args[i].buffer != nullptr && detail::touches_pool(*args[i].buffer))
+      args[i].buffer->allocation->note_use(&module, event);
+  }
+}
+
 }  // namespace
 
 Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
@@ -308,7 +323,9 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
     if (state.program->ticket) new_variant = note_shape(state, launch);
     // The cache needs the event of a launch with a new shape, to save after it; otherwise the
     // driver is asked for one only when the caller keeps it.
-    raw.event = keep_event || new_variant ? &event : nullptr;
+    // A pooled buffer needs it too: its block may not go to a new user before this ends.
+    const bool pooled = any_pooled(args, count);
+    raw.event = keep_event || new_variant || pooled ? &event : nullptr;
     const auto arg_count = static_cast<std::uint32_t>(count);
     xgpu_status status =
         module.has(&xgpu_backend_v1::kernel_launch_with_args)
@@ -320,6 +337,7 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
       detail::throw_backend_error(module, status, "launching kernel '" + state.name + "'",
                                   context.record);
     }
+    if (pooled) note_pooled_use(args, count, module, event);
   }
   if (event == nullptr) return Event();
   Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), "kernel",

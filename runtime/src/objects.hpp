@@ -10,6 +10,8 @@
 
 #include "arg_pattern.hpp"
 #include "cache/kernel_cache.hpp"
+#include "memory/allocation.hpp"
+#include "memory/pool.hpp"
 #include "registry.hpp"
 #include "xgpu/context.hpp"
 #include "xgpu/handle.hpp"
@@ -23,6 +25,9 @@ struct ContextState {
   const DeviceRecord* record = nullptr;
   Handle<ObjectKind::context> handle;
   const Module& module() const { return *record->module; }
+  /// The context's allocator: its buffers, cache and statistics (shared with every buffer
+  /// it made, which may outlive the context).
+  std::shared_ptr<MemoryPool> pool;
 
   /// The in-process layer of the kernel cache: a program built twice is built once.
   std::mutex programs_mutex;

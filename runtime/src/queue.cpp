@@ -91,7 +91,9 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
           : module.table->buffer_read(queue, raw_buffer, blocking, offset * element_size,
                                       count * element_size, host, nullptr, event_out);
   detail::check(module, status, operation, context.record);
-  return blocking ? Event() : adopt_event(module, event, operation);
+  if (blocking) return Event();
+  if (detail::touches_pool(buffer)) buffer.allocation->note_use(&module, event);
+  return adopt_event(module, event, operation);
 }
 
 Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_t element_size,
@@ -115,6 +117,8 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
                                           src_offset * element_size, dst_offset * element_size,
                                           count * element_size, nullptr, &event),
                 "Queue::copy", context.record);
+  if (detail::touches_pool(src)) src.allocation->note_use(&module, event);
+  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, event);
   return adopt_event(module, event, "Queue::copy");
 }
 
@@ -141,6 +145,7 @@ Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t 
                                 static_cast<xgpu_buffer>(dst.handle.get()), pattern, element_size,
                                 offset * element_size, count * element_size, nullptr, &event),
       "Queue::fill", context.record);
+  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, event);
   return adopt_event(module, event, "Queue::fill");
 }
 

@@ -96,7 +96,11 @@ enum {
   /* u64 bytes of global memory free now, where the driver reports it (AMD's
      CL_DEVICE_GLOBAL_FREE_MEMORY_AMD); NOT_AVAILABLE elsewhere, never an estimate. Added
      after 31: a module that predates it answers INVALID_VALUE, read as "not reported". */
-  XGPU_DEVICE_FREE_MEM = 32
+  XGPU_DEVICE_FREE_MEM = 32,
+  /* u64 bytes: a sub-buffer's offset must be a multiple of it (CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+     which OpenCL gives in bits). Added after 32: a module that predates it answers
+     INVALID_VALUE, which the core reads as unknown. */
+  XGPU_DEVICE_BASE_ADDRESS_ALIGN = 33
 };
 
 /* Bits of XGPU_DEVICE_TYPE. */
@@ -319,6 +323,13 @@ typedef struct xgpu_backend_v1 {
    * as context_mismatch. Added after kernel_launch_with_args: without it the core's Queue::wait and
    * Queue::marker throw unsupported. */
   xgpu_status (*queue_barrier)(xgpu_queue queue, const xgpu_wait_v1* wait, xgpu_event* event);
+  /* A buffer made of `size` bytes of `parent` from `offset` (which is a multiple of
+   * XGPU_DEVICE_BASE_ADDRESS_ALIGN): kernels, copies and maps see only those bytes. `flags`
+   * are buffer_create()'s access flags (no HOST_VISIBLE). The sub-buffer keeps the parent
+   * alive. Added after queue_barrier: the core's caching allocator needs it and
+   * allocates directly from a module whose table ends before it or leaves it NULL. */
+  xgpu_status (*buffer_create_sub)(xgpu_buffer parent, uint32_t flags, size_t offset, size_t size,
+                                   xgpu_buffer* buffer);
 } xgpu_backend_v1;
 
 /* Size of a table that holds every required member: the core refuses a shorter one. */

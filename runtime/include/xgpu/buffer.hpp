@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <xgpu/handle.hpp>
@@ -9,6 +10,9 @@
 namespace xgpu {
 namespace detail {
 struct DeviceRecord;
+/// A buffer's share of its context's allocator (runtime/src/memory/allocation.hpp): the last
+/// copy of a buffer to go returns the memory to the pool and counts the free.
+struct Allocation;
 
 /// The untyped part of a buffer. An empty buffer (0 elements) has no backend object:
 /// OpenCL refuses size 0, so xgpu handles emptiness itself.
@@ -21,13 +25,15 @@ struct BufferCore {
       : handle(std::move(other.handle)),
         bytes(std::exchange(other.bytes, 0)),
         context(std::exchange(other.context, nullptr)),
-        device(std::exchange(other.device, nullptr)) {}
+        device(std::exchange(other.device, nullptr)),
+        allocation(std::move(other.allocation)) {}
   BufferCore& operator=(BufferCore&& other) noexcept {
     if (this != &other) {
       handle = std::move(other.handle);
       bytes = std::exchange(other.bytes, 0);
       context = std::exchange(other.context, nullptr);
       device = std::exchange(other.device, nullptr);
+      allocation = std::move(other.allocation);
     }
     return *this;
   }
@@ -37,6 +43,9 @@ struct BufferCore {
   void* context = nullptr;  ///< the backend context it belongs to (kept alive by the buffer);
                             ///< nullptr for a default-constructed or moved-from buffer
   const DeviceRecord* device = nullptr;
+  /// Set for every non-empty buffer xgpu allocated. The pool keeps its own reference to a
+  /// pooled block's handle, so the order in which the two members go does not matter.
+  std::shared_ptr<Allocation> allocation;
 };
 }  // namespace detail
 

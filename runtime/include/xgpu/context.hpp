@@ -8,6 +8,7 @@
 #include <xgpu/device.hpp>
 #include <xgpu/export.hpp>
 #include <xgpu/host_buffer.hpp>
+#include <xgpu/memory.hpp>
 #include <xgpu/program.hpp>
 
 namespace xgpu {
@@ -48,6 +49,17 @@ class XGPU_API Context {
   /// the options and the file:line of the mistake. `headers` serve `#include "name"`.
   Program build(const Source& source, std::string_view options = {},
                 const std::vector<Source>& headers = {}) const;
+
+  /// What this context's allocator holds now (copies of a Context share it).
+  MemoryStats memory_stats() const;
+  /// Starts peak_allocated and peak_reserved again from what is held now.
+  void reset_peak_stats() const;
+  /// Returns to the driver every cached block no buffer uses and no pending command touches.
+  void empty_cache() const;
+  /// Caps `reserved`: an allocation that would pass it throws out_of_memory (after the cache
+  /// is returned and the allocation retried once). 0 removes the limit; XGPU_MEMORY_LIMIT
+  /// sets it at creation ("4G", or a fraction of the device's memory such as "0.8").
+  void set_memory_limit(std::uint64_t bytes) const;
 
   const std::shared_ptr<detail::ContextState>& state() const;
 

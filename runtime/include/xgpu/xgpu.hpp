@@ -16,6 +16,7 @@
 #include <xgpu/interop.hpp>
 #include <xgpu/kernels.hpp>
 #include <xgpu/log.hpp>
+#include <xgpu/memory.hpp>
 #include <xgpu/program.hpp>
 #include <xgpu/queue.hpp>
 #include <xgpu/range.hpp>

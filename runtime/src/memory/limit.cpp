@@ -1,0 +1,70 @@
+// XGPU_ALLOCATOR and XGPU_MEMORY_LIMIT: read once per context, refused with a named error.
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "../util/byte_size.hpp"
+#include "pool.hpp"
+#include "xgpu/error.hpp"
+
+namespace xgpu::detail {
+
+AllocatorKind allocator_from_environment() {
+  const char* text = std::getenv("XGPU_ALLOCATOR");
+  if (text == nullptr || *text == '\0' || std::string(text) == "caching")
+    return AllocatorKind::caching;
+  if (std::string(text) == "direct") return AllocatorKind::direct;
+  throw Error(Errc::invalid_argument,
+              std::string("XGPU_ALLOCATOR='") + text + "' is neither 'caching' nor 'direct'",
+              "Context");
+}
+
+std::uint64_t parse_memory_limit(const std::string& text, std::uint64_t device_memory,
+                                 const char* source) {
+  const std::string quoted = std::string(source) + "='" + text + "'";
+  if (!text.empty() && text[0] == '-') {
+    throw Error(Errc::invalid_argument,
+                quoted +
+                    " is negative: give a size such as 4G or a "
+                    "fraction of the device's memory such as 0.8",
+                "Context");
+  }
+  // A unitless number with a decimal point is a fraction of the device's memory; anything
+  // else is a size in bytes ("4G", "512M", "1000000").
+  const bool fraction = text.find('.') != std::string::npos &&
+                        text.find_first_not_of("0123456789.") == std::string::npos;
+  if (fraction) {
+    const double share = std::strtod(text.c_str(), nullptr);
+    if (!(share > 0.0 && share <= 1.0)) {
+      throw Error(Errc::invalid_argument,
+                  quoted + ": a fraction of the device's memory must be above 0 and at most 1",
+                  "Context");
+    }
+    if (device_memory == 0) {
+      throw Error(Errc::invalid_argument,
+                  quoted + " is a fraction, but the device does not report its memory size",
+                  "Context");
+    }
+    return static_cast<std::uint64_t>(std::floor(share * static_cast<double>(device_memory)));
+  }
+  const auto bytes = util::parse_byte_size(text);
+  if (!bytes) {
+    throw Error(Errc::invalid_argument,
+                quoted + " is not a size (4G, 512M) nor a fraction of the device's memory (0.8)",
+                "Context");
+  }
+  if (*bytes == 0) {
+    throw Error(Errc::invalid_argument,
+                quoted + " is zero: no allocation could succeed (unset it for no limit)",
+                "Context");
+  }
+  return *bytes;
+}
+
+std::uint64_t memory_limit_from_environment(std::uint64_t device_memory) {
+  const char* text = std::getenv("XGPU_MEMORY_LIMIT");
+  if (text == nullptr) return 0;
+  return parse_memory_limit(text, device_memory, "XGPU_MEMORY_LIMIT");
+}
+
+}  // namespace xgpu::detail

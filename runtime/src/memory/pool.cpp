@@ -1,0 +1,351 @@
+// The caching allocator: best-fit blocks of driver buffers, split on the way out, coalesced on
+// the way back, never handed to a new user while a command that used them may still run.
+#include "pool.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "../log.hpp"
+#include "../module.hpp"
+#include "allocation.hpp"
+#include "xgpu/byte_size.hpp"
+#include "xgpu/error.hpp"
+
+namespace xgpu::detail {
+namespace {
+
+std::size_t round_up(std::size_t value, std::size_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+// A command that failed is as finished as one that completed: neither touches memory again.
+bool has_finished(const Handle<ObjectKind::event>& event) {
+  const Module& module = *event.module();
+  std::int32_t state = 0;
+  const xgpu_status status =
+      module.table->event_status(static_cast<xgpu_event>(event.get()), &state);
+  return status != XGPU_STATUS_SUCCESS || state <= XGPU_EVENT_COMPLETE;
+}
+
+// Blocks of a kind never mix: a small request never splits a large segment, so slabs of
+// short-lived small buffers do not pin the memory of large ones.
+std::set<std::pair<std::size_t, Block*>>& free_set(std::set<std::pair<std::size_t, Block*>>& small,
+                                                   std::set<std::pair<std::size_t, Block*>>& large,
+                                                   const Block& block) {
+  return block.segment->small ? small : large;
+}
+
+}  // namespace
+
+Allocation::~Allocation() { pool->release(*this); }
+
+void Allocation::note_use(const Module* module, void* event) {
+  auto kept = Handle<ObjectKind::event>::retain(module, event);
+  std::lock_guard<std::mutex> lock(use_mutex);
+  last_use.swap(kept);
+}
+
+MemoryPool::MemoryPool(const DeviceRecord* device, Handle<ObjectKind::context> context,
+                       AllocatorKind kind, std::uint64_t limit)
+    : device_(device), context_(std::move(context)), kind_(kind) {
+  // Drivers that do not say get a page: any sub-buffer offset rule known is at most that.
+  const std::uint64_t reported = device->info.base_address_alignment;
+  alignment_ = std::max<std::size_t>(kMinBlock, reported != 0 ? reported : 4096);
+  stats_.limit = limit;
+}
+
+MemoryPool::~MemoryPool() = default;
+
+Handle<ObjectKind::buffer> MemoryPool::driver_buffer(std::size_t bytes, std::uint32_t flags,
+                                                     xgpu_status& status) {
+  const Module& module = *device_->module;
+  xgpu_buffer raw = nullptr;
+  status =
+      module.table->buffer_create(static_cast<xgpu_context>(context_.get()), flags, bytes, &raw);
+  if (status != XGPU_STATUS_SUCCESS) return {};
+  return Handle<ObjectKind::buffer>::adopt(&module, raw);
+}
+
+BufferCore MemoryPool::allocate(std::size_t bytes, std::uint32_t flags) {
+  BufferCore core;
+  core.context = context_.get();
+  core.device = device_;
+  const Module& module = *device_->module;
+  const bool pooled = caching() && (flags & XGPU_MEM_HOST_VISIBLE) == 0 &&
+                      module.has(&xgpu_backend_v1::buffer_create_sub);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!pooled) {
+    xgpu_status status = XGPU_STATUS_SUCCESS;
+    Handle<ObjectKind::buffer> memory;
+    for (int attempt = 0; attempt < 2 && !memory; ++attempt) {
+      if (attempt == 1) {  // free the cache, then once more
+        ++stats_.num_retries;
+        settle_pending(true);
+        release_free_segments();
+      }
+      if (stats_.limit != 0 && stats_.reserved + bytes > stats_.limit) {
+        on_limit_hit(bytes);
+        continue;
+      }
+      memory = driver_buffer(bytes, flags, status);
+    }
+    if (!memory) out_of_memory(bytes, status);
+    add_reserved(bytes);
+    core.allocation = std::make_shared<Allocation>(shared_from_this(), nullptr, bytes);
+    core.handle = std::move(memory);
+    core.bytes = bytes;
+    on_allocated(bytes);
+    return core;
+  }
+
+  const bool small = bytes <= kSmallRequest;
+  const std::size_t rounded = round_up(std::max(bytes, kMinBlock), alignment_);
+  if (!pending_.empty()) settle_pending(false);
+  Block* block = take_block(rounded, small);
+  if (block == nullptr) block = grow(bytes, rounded, small);
+  block->state = Block::State::used;  // first: the piece split off must not merge back into it
+  split(*block, rounded, small);
+  const std::uint32_t access = flags & (XGPU_MEM_READ_ONLY | XGPU_MEM_WRITE_ONLY);
+  if (!block->view || block->view_bytes != bytes || block->view_flags != access) {
+    block->view = {};
+    xgpu_buffer raw = nullptr;
+    const xgpu_status status = module.table->buffer_create_sub(
+        static_cast<xgpu_buffer>(block->segment->memory.get()), access, block->offset, bytes, &raw);
+    if (status != XGPU_STATUS_SUCCESS) {
+      make_free(*block);
+      throw_backend_error(module, status, "allocating " + format_bytes(bytes) + " from the pool",
+                          device_);
+    }
+    block->view = Handle<ObjectKind::buffer>::adopt(&module, raw);
+    block->view_bytes = bytes;
+    block->view_flags = access;
+  }
+  core.allocation = std::make_shared<Allocation>(shared_from_this(), block, bytes);
+  core.handle = block->view;
+  core.bytes = bytes;
+  on_allocated(bytes);
+  return core;
+}
+
+Block* MemoryPool::take_block(std::size_t rounded, bool small) {
+  auto& blocks = small ? free_small_ : free_large_;
+  auto found = blocks.lower_bound({rounded, nullptr});
+  if (found == blocks.end()) return nullptr;
+  Block* block = found->second;
+  blocks.erase(found);
+  return block;
+}
+
+// A new segment: small requests share 2 MiB slabs, mid-sized ones 20 MiB segments, larger
+// ones get their own rounded to 2 MiB (PyTorch's sizes). Under a limit that the segment
+// would pass, or when the driver refuses it, the request's own size is tried; then the cache
+// goes back to the driver and everything is tried once more.
+Block* MemoryPool::grow(std::size_t request, std::size_t rounded, bool small) {
+  std::size_t wanted = small                   ? kSmallSegment
+                       : rounded < kMidRequest ? kMidSegment
+                                               : round_up(rounded, kSmallSegment);
+  const std::uint64_t largest = device_->info.max_allocation;
+  if (largest != 0 && wanted > largest) wanted = std::max<std::size_t>(rounded, largest);
+  xgpu_status status = XGPU_STATUS_SUCCESS;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (attempt == 1) {
+      ++stats_.num_retries;
+      settle_pending(true);
+      release_free_segments();
+      if (Block* freed = take_block(rounded, small)) return freed;
+    }
+    const std::size_t sizes[] = {wanted, rounded};
+    for (std::size_t i = wanted == rounded ? 1 : 0; i < 2; ++i) {
+      if (stats_.limit != 0 && stats_.reserved + sizes[i] > stats_.limit) {
+        if (i == 1) on_limit_hit(request);
+        continue;
+      }
+      if (Block* block = new_segment(sizes[i], small, status)) return block;
+    }
+  }
+  out_of_memory(request, status);
+}
+
+Block* MemoryPool::new_segment(std::size_t segment_size, bool small, xgpu_status& status) {
+  Handle<ObjectKind::buffer> memory = driver_buffer(segment_size, 0, status);
+  if (!memory) return nullptr;
+  auto segment = std::make_unique<Segment>();
+  segment->memory = std::move(memory);
+  segment->size = segment_size;
+  segment->small = small;
+  auto block = std::make_unique<Block>();
+  block->segment = segment.get();
+  block->size = segment_size;
+  Block* raw = block.get();
+  segment->blocks.emplace(0, std::move(block));
+  segments_.push_back(std::move(segment));
+  add_reserved(segment_size);
+  return raw;
+}
+
+// Keeps what the request needs; the rest becomes a free block when it is worth keeping
+// (any aligned piece of a slab; more than 1 MiB of a large segment, as PyTorch does, so that
+// large segments do not crumble into pieces nobody asks for).
+void MemoryPool::split(Block& block, std::size_t rounded, bool small) {
+  const std::size_t rest = block.size - rounded;
+  if (rest < (small ? alignment_ : kSmallRequest + 1)) return;
+  auto piece = std::make_unique<Block>();
+  piece->segment = block.segment;
+  piece->offset = block.offset + rounded;
+  piece->size = rest;
+  block.size = rounded;
+  Block* raw = piece.get();
+  block.segment->blocks.emplace(raw->offset, std::move(piece));
+  make_free(*raw);
+}
+
+void MemoryPool::make_free(Block& freed) {
+  Block* block = &freed;
+  block->state = Block::State::free;
+  block->pending_on = {};
+  auto& blocks = block->segment->blocks;
+  auto here = blocks.find(block->offset);
+  auto next = std::next(here);
+  if (next != blocks.end() && next->second->state == Block::State::free) {
+    free_set(free_small_, free_large_, *next->second)
+        .erase({next->second->size, next->second.get()});
+    block->size += next->second->size;
+    blocks.erase(next);
+  }
+  if (here != blocks.begin()) {
+    auto previous = std::prev(here);
+    Block* before = previous->second.get();
+    if (before->state == Block::State::free) {
+      free_set(free_small_, free_large_, *before).erase({before->size, before});
+      before->size += block->size;
+      blocks.erase(here);  // the merged block keeps the lower offset (and its cached view)
+      block = before;
+    }
+  }
+  free_set(free_small_, free_large_, *block).insert({block->size, block});
+}
+
+void MemoryPool::settle_pending(bool wait) {
+  auto still = pending_.begin();
+  for (Block* block : pending_) {
+    if (wait) {
+      auto raw = static_cast<xgpu_event>(block->pending_on.get());
+      device_->module->table->event_wait(&raw, 1);  // a failed command has finished too
+    }
+    if (wait || has_finished(block->pending_on)) {
+      make_free(*block);
+    } else {
+      *still++ = block;
+    }
+  }
+  pending_.erase(still, pending_.end());
+}
+
+std::size_t MemoryPool::release_free_segments() {
+  std::size_t released = 0;
+  auto kept = segments_.begin();
+  for (auto& segment : segments_) {
+    const Block& only = *segment->blocks.begin()->second;
+    if (segment->blocks.size() == 1 && only.state == Block::State::free) {
+      free_set(free_small_, free_large_, only).erase({only.size, const_cast<Block*>(&only)});
+      released += segment->size;
+      stats_.reserved -= segment->size;
+      segment.reset();
+    } else {
+      *kept++ = std::move(segment);
+    }
+  }
+  segments_.erase(kept, segments_.end());
+  return released;
+}
+
+void MemoryPool::release(Allocation& allocation) noexcept {
+  try {
+    Handle<ObjectKind::event> last;
+    {
+      std::lock_guard<std::mutex> use(allocation.use_mutex);
+      last.swap(allocation.last_use);
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    on_freed(allocation.bytes);
+    if (allocation.block == nullptr) {
+      stats_.reserved -= allocation.bytes;  // its own driver buffer goes with the handle
+      return;
+    }
+    Block& block = *allocation.block;
+    if (last && !has_finished(last)) {
+      block.state = Block::State::pending;
+      block.pending_on = std::move(last);
+      pending_.push_back(&block);
+    } else {
+      make_free(block);
+    }
+  } catch (const std::exception& error) {
+    // Out of host memory for the bookkeeping: the block stays used (leaked), never reused.
+    std::fprintf(stderr, "xgpu: returning a block to the pool failed: %s\n", error.what());
+  }
+}
+
+[[noreturn]] void MemoryPool::out_of_memory(std::size_t request, xgpu_status driver_status) {
+  ++stats_.num_ooms;
+  const DeviceInfo& info = device_->info;
+  std::string text = "tried to allocate " + format_bytes(request) + " on " + info.name + ": " +
+                     format_bytes(info.global_memory) + " total, limit " +
+                     (stats_.limit != 0 ? format_bytes(stats_.limit) : std::string("none")) + ", " +
+                     format_bytes(stats_.allocated) + " allocated by xgpu, " +
+                     format_bytes(stats_.reserved - std::min(stats_.reserved, stats_.allocated)) +
+                     " cached";
+  if (driver_status != XGPU_STATUS_SUCCESS) {
+    const Module& module = *device_->module;
+    text += " (the driver refused: " + module.status_name(driver_status) + ")";
+  }
+  throw Error(Errc::out_of_memory, text, "Context::alloc");
+}
+
+MemoryStats MemoryPool::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
+
+void MemoryPool::reset_peaks() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.peak_allocated = stats_.allocated;
+  stats_.peak_reserved = stats_.reserved;
+}
+
+void MemoryPool::empty_cache() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!pending_.empty()) settle_pending(false);
+  release_free_segments();
+}
+
+void MemoryPool::set_limit(std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.limit = bytes;
+  if (bytes != 0 && stats_.reserved > bytes) release_free_segments();
+}
+
+void MemoryPool::on_allocated(std::size_t bytes) {
+  stats_.allocated += bytes;
+  stats_.peak_allocated = std::max(stats_.peak_allocated, stats_.allocated);
+  ++stats_.active_blocks;
+  ++stats_.num_allocs;
+}
+
+void MemoryPool::on_freed(std::size_t bytes) {
+  stats_.allocated -= bytes;
+  --stats_.active_blocks;
+  ++stats_.num_frees;
+}
+
+void MemoryPool::on_limit_hit(std::size_t request) {
+  // Nothing more to do yet: the hook where a trace records that the limit stopped a request.
+  (void)request;
+}
+
+void MemoryPool::add_reserved(std::size_t bytes) {
+  stats_.reserved += bytes;
+  stats_.peak_reserved = std::max(stats_.peak_reserved, stats_.reserved);
+}
+
+}  // namespace xgpu::detail
