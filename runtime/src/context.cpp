@@ -3,6 +3,7 @@
 
 #include "log.hpp"
 #include "objects.hpp"
+#include "trace/hooks.hpp"
 #include "xgpu/byte_size.hpp"
 #include "xgpu/queue.hpp"
 
@@ -80,6 +81,7 @@ BufferCore allocate(const ContextState& context, std::size_t bytes, Access acces
   }
   core.handle = Handle<ObjectKind::buffer>::adopt(&module, raw);
   core.bytes = bytes;
+  if (trace::active()) trace::allocated_placeholder(context, bytes);  // the allocator's job
   return core;
 }
 

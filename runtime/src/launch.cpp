@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "signature.hpp"
+#include "trace/hooks.hpp"
 #include "xgpu/queue.hpp"
 
 namespace xgpu {
@@ -294,6 +295,7 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
                 nullptr};
   ArgSpace space(count);
   bool new_variant = false;
+  double traced_at = -1;  // when the enqueue began, for the trace; negative: not tracing
   {
     std::lock_guard<std::mutex> lock(state.launch_mutex);
     prepare_arguments(state, args, count, types, context.handle.get(), space);
@@ -308,7 +310,8 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
     if (state.program->ticket) new_variant = note_shape(state, launch);
     // The cache needs the event of a launch with a new shape, to save after it; otherwise the
     // driver is asked for one only when the caller keeps it.
-    raw.event = keep_event || new_variant ? &event : nullptr;
+    traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
+    raw.event = keep_event || new_variant || traced_at >= 0 ? &event : nullptr;
     const auto arg_count = static_cast<std::uint32_t>(count);
     xgpu_status status =
         module.has(&xgpu_backend_v1::kernel_launch_with_args)
@@ -324,6 +327,7 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
   if (event == nullptr) return Event();
   Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), "kernel",
              kernel.state());
+  if (traced_at >= 0) detail::trace::launch(*this, state.name, launch, traced_at, done);
   // The cached binary lacks this launch's code (PoCL compiles per work-group size at the
   // first launch): save the program again once this launch is done.
   if (new_variant) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "objects.hpp"
+#include "trace/hooks.hpp"
 
 namespace xgpu {
 namespace {
@@ -83,7 +84,8 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
   auto queue = static_cast<xgpu_queue>(handle_.get());
   auto raw_buffer = static_cast<xgpu_buffer>(buffer.handle.get());
   xgpu_event event = nullptr;
-  xgpu_event* event_out = blocking ? nullptr : &event;
+  const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
+  xgpu_event* event_out = blocking && traced_at < 0 ? nullptr : &event;
   xgpu_status status =
       direction == Direction::write
           ? module.table->buffer_write(queue, raw_buffer, blocking, offset * element_size,
@@ -91,7 +93,13 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
           : module.table->buffer_read(queue, raw_buffer, blocking, offset * element_size,
                                       count * element_size, host, nullptr, event_out);
   detail::check(module, status, operation, context.record);
-  return blocking ? Event() : adopt_event(module, event, operation);
+  Event done = event ? adopt_event(module, event, operation) : Event();
+  if (traced_at >= 0) {
+    detail::trace::transfer(*this, direction == Direction::write ? "write" : "read",
+                            direction == Direction::write ? "host to device" : "device to host",
+                            count * element_size, traced_at, done, blocking);
+  }
+  return blocking ? Event() : done;
 }
 
 Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_t element_size,
@@ -108,6 +116,7 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
   if (count == 0) return Event();
   const detail::Module& module = context.module();
   xgpu_event event = nullptr;
+  const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
   detail::check(module,
                 module.table->buffer_copy(static_cast<xgpu_queue>(handle_.get()),
                                           static_cast<xgpu_buffer>(src.handle.get()),
@@ -115,7 +124,12 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
                                           src_offset * element_size, dst_offset * element_size,
                                           count * element_size, nullptr, &event),
                 "Queue::copy", context.record);
-  return adopt_event(module, event, "Queue::copy");
+  Event done = adopt_event(module, event, "Queue::copy");
+  if (traced_at >= 0) {
+    detail::trace::transfer(*this, "copy", "device to device", count * element_size, traced_at,
+                            done, false);
+  }
+  return done;
 }
 
 Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t element_size,
@@ -135,13 +149,18 @@ Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t 
     transfer(Direction::write, dst, element_size, host.data(), count, offset, true);
     return Event();
   }
+  const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
   detail::check(
       module,
       module.table->buffer_fill(static_cast<xgpu_queue>(handle_.get()),
                                 static_cast<xgpu_buffer>(dst.handle.get()), pattern, element_size,
                                 offset * element_size, count * element_size, nullptr, &event),
       "Queue::fill", context.record);
-  return adopt_event(module, event, "Queue::fill");
+  Event done = adopt_event(module, event, "Queue::fill");
+  if (traced_at >= 0) {
+    detail::trace::transfer(*this, "fill", "fill", count * element_size, traced_at, done, false);
+  }
+  return done;
 }
 
 void* Queue::map_bytes(const BufferCore& buffer, std::size_t element_size, std::size_t& count,
@@ -182,6 +201,7 @@ void Queue::finish() {
   detail::check(context.module(),
                 context.module().table->queue_finish(static_cast<xgpu_queue>(handle_.get())),
                 "Queue::finish", context.record);
+  if (detail::trace::active()) detail::trace::synchronised(*this);
 }
 
 void Queue::flush() {
