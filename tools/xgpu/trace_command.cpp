@@ -202,7 +202,7 @@ void print_gaps(const std::map<int, std::vector<Command>>& by_device,
   if (all_gaps.size() > listed) all_gaps.resize(listed);
   out << "\n" << style.bold("Longest idle gaps") << "\n";
   Table longest;
-  longest.add_column("DEVICE", Table::Align::right);
+  longest.add_column("DEVICE");
   longest.add_column("AT", Table::Align::right);
   longest.add_column("LENGTH", Table::Align::right);
   longest.add_column("AFTER");
