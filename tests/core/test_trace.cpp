@@ -1,6 +1,8 @@
 // The trace (xgpu/trace.hpp): a small program's trace parses as JSON, before stop() (cut
 // short, closed here as Perfetto's importer tolerates) and after; it has one event per
 // command with consistent times, one process per device and one track per queue.
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -110,6 +112,9 @@ void check_small_program_trace(const json& trace, const std::vector<DeviceRun>& 
         if (ts >= begin && ts <= end) mine.push_back(event);
       }
     }
+    std::string listed;
+    for (const json& event : mine) listed += event.dump() + "\n";
+    INFO("range " << range.dump() << "\nevents in it:\n" << listed);
     REQUIRE(mine.size() == 5);
     const int pid = mine[0]["pid"].get<int>();
     CHECK(pid != 1);  // pid 1 is the host
@@ -133,7 +138,7 @@ void check_small_program_trace(const json& trace, const std::vector<DeviceRun>& 
               0);
       }
       if (event["cat"] == "copy") {
-        bytes_by_direction[event["args"]["direction"]] +=
+        bytes_by_direction[event["args"]["direction"].get<std::string>()] +=
             event["args"]["bytes"].get<std::uint64_t>();
       }
       if (event["cat"] == "build") CHECK(event["tid"] == 1);

@@ -137,10 +137,12 @@ Process& Recorder::process_of(const DeviceRecord* device) {
 }
 
 Track& Recorder::track_of(const Queue& queue) {
-  auto found = tracks_.find(queue.raw());
+  const DeviceRecord* device = queue.context().device().record();
+  const auto key = std::make_tuple(queue.raw(), device, queue.profiling());
+  auto found = tracks_.find(key);
   if (found != tracks_.end()) return found->second;
-  Process& process = process_of(queue.context().device().record());
-  Track& track = tracks_[queue.raw()];
+  Process& process = process_of(device);
+  Track& track = tracks_[key];
   track.pid = process.pid;
   track.tid = process.next_tid++;
   track.process = &process;
@@ -225,10 +227,11 @@ void Recorder::write_command(const Pending& pending, double observed_us, bool co
       Profile profile = pending.event.profile();
       Process& process = *pending.track.process;
       if (!process.clock_mapped) {
-        // The driver stamps `queued` during the enqueue call: its middle is the same
-        // instant on the host clock. One offset per device keeps its commands' gaps exact.
-        const double middle = (command.enqueued_us + pending.returned_us) / 2;
-        process.device_to_host_us = middle - static_cast<double>(profile.queued) / 1000.0;
+        // The driver stamps `queued` early in the enqueue call (a blocking one returns only
+        // when the copy is done): the call's start is nearly the same instant on the host
+        // clock. One offset per device keeps the gaps between its commands exact.
+        process.device_to_host_us =
+            command.enqueued_us - static_cast<double>(profile.queued) / 1000.0;
         process.clock_mapped = true;
       }
       begin = static_cast<double>(profile.start) / 1000.0 + process.device_to_host_us;

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <tuple>
 
 #include "hooks.hpp"
 
@@ -70,7 +71,9 @@ class Recorder {
   bool first_event_ = true;
   int next_pid_ = 2;  ///< pid 1 is the host
   std::map<const DeviceRecord*, Process> processes_;
-  std::map<const void*, Track> tracks_;
+  /// By queue handle, device and profiling: a queue destroyed and another made at the same
+  /// address, on another device or with other timing, gets a track of its own.
+  std::map<std::tuple<const void*, const DeviceRecord*, bool>, Track> tracks_;
   std::map<std::thread::id, int> host_threads_;
   std::deque<Pending> pending_;
 };
