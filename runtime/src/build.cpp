@@ -10,6 +10,7 @@
 #include "log.hpp"
 #include "objects.hpp"
 #include "preprocess.hpp"
+#include "trace/hooks.hpp"
 
 namespace xgpu {
 namespace {
@@ -176,6 +177,7 @@ std::shared_ptr<detail::CacheTicket> make_ticket(const detail::ProgramState& sta
 Program Context::build(const Source& source, std::string_view options,
                        const std::vector<Source>& headers) const {
   auto& context = const_cast<detail::ContextState&>(detail::state_of(state_, "Context"));
+  const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
   const std::string name = source.name.empty() ? "program.cl" : source.name;
   const detail::ExpandedSource expanded = detail::expand_includes(source, headers);
   const std::string all_options =
@@ -185,7 +187,10 @@ Program Context::build(const Source& source, std::string_view options,
   {
     std::lock_guard<std::mutex> lock(context.programs_mutex);
     auto built = context.programs.find(hash);
-    if (built != context.programs.end()) return Program(built->second);
+    if (built != context.programs.end()) {
+      if (traced_at >= 0) detail::trace::build(context.record, name, "memory", traced_at);
+      return Program(built->second);
+    }
   }
 
   auto& cache = detail::KernelCache::instance();
@@ -212,6 +217,8 @@ Program Context::build(const Source& source, std::string_view options,
       cache.schedule(state->ticket, Event(), kSaveUnlaunchedAfter);
     }
   }
+  if (traced_at >= 0)
+    detail::trace::build(context.record, name, from_cache ? "disk" : "source", traced_at);
   std::lock_guard<std::mutex> lock(context.programs_mutex);
   auto inserted = context.programs.emplace(hash, std::move(state));
   return Program(inserted.first->second);  // another thread's equal program, if it won

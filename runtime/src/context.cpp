@@ -3,6 +3,7 @@
 
 #include "log.hpp"
 #include "objects.hpp"
+#include "trace/hooks.hpp"
 #include "xgpu/byte_size.hpp"
 #include "xgpu/queue.hpp"
 

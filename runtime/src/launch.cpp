@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "signature.hpp"
+#include "trace/hooks.hpp"
 #include "xgpu/queue.hpp"
 
 namespace xgpu {
@@ -309,6 +310,7 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
                 nullptr};
   ArgSpace space(count);
   bool new_variant = false;
+  double traced_at = -1;  // when the enqueue began, for the trace; negative: not tracing
   {
     std::lock_guard<std::mutex> lock(state.launch_mutex);
     prepare_arguments(state, args, count, types, context.handle.get(), space);
@@ -325,7 +327,8 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
     // driver is asked for one only when the caller keeps it.
     // A pooled buffer needs it too: its block may not go to a new user before this ends.
     const bool pooled = any_pooled(args, count);
-    raw.event = keep_event || new_variant || pooled ? &event : nullptr;
+    traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
+    raw.event = keep_event || new_variant || pooled || traced_at >= 0 ? &event : nullptr;
     const auto arg_count = static_cast<std::uint32_t>(count);
     xgpu_status status =
         module.has(&xgpu_backend_v1::kernel_launch_with_args)
@@ -342,6 +345,7 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
   if (event == nullptr) return Event();
   Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), "kernel",
              kernel.state());
+  if (traced_at >= 0) detail::trace::launch(*this, state.name, launch, traced_at, done);
   // The cached binary lacks this launch's code (PoCL compiles per work-group size at the
   // first launch): save the program again once this launch is done.
   if (new_variant) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "objects.hpp"
+#include "trace/hooks.hpp"
 
 namespace xgpu {
 namespace {
@@ -83,7 +84,8 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
   auto queue = static_cast<xgpu_queue>(handle_.get());
   auto raw_buffer = static_cast<xgpu_buffer>(buffer.handle.get());
   xgpu_event event = nullptr;
-  xgpu_event* event_out = blocking ? nullptr : &event;
+  const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
+  xgpu_event* event_out = blocking && traced_at < 0 ? nullptr : &event;
   xgpu_status status =
       direction == Direction::write
           ? module.table->buffer_write(queue, raw_buffer, blocking, offset * element_size,
@@ -91,9 +93,14 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
           : module.table->buffer_read(queue, raw_buffer, blocking, offset * element_size,
                                       count * element_size, host, nullptr, event_out);
   detail::check(module, status, operation, context.record);
-  if (blocking) return Event();
-  if (detail::touches_pool(buffer)) buffer.allocation->note_use(&module, event);
-  return adopt_event(module, event, operation);
+  Event done = event ? adopt_event(module, event, operation) : Event();
+  if (!blocking && detail::touches_pool(buffer)) buffer.allocation->note_use(&module, event);
+  if (traced_at >= 0) {
+    detail::trace::transfer(*this, direction == Direction::write ? "write" : "read",
+                            direction == Direction::write ? "host to device" : "device to host",
+                            count * element_size, traced_at, done, blocking);
+  }
+  return blocking ? Event() : done;
 }
 
 Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_t element_size,
@@ -110,6 +117,7 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
   if (count == 0) return Event();
   const detail::Module& module = context.module();
   xgpu_event event = nullptr;
+  const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
   detail::check(module,
                 module.table->buffer_copy(static_cast<xgpu_queue>(handle_.get()),
                                           static_cast<xgpu_buffer>(src.handle.get()),
@@ -119,7 +127,12 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
                 "Queue::copy", context.record);
   if (detail::touches_pool(src)) src.allocation->note_use(&module, event);
   if (detail::touches_pool(dst)) dst.allocation->note_use(&module, event);
-  return adopt_event(module, event, "Queue::copy");
+  Event done = adopt_event(module, event, "Queue::copy");
+  if (traced_at >= 0) {
+    detail::trace::transfer(*this, "copy", "device to device", count * element_size, traced_at,
+                            done, false);
+  }
+  return done;
 }
 
 Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t element_size,
@@ -139,6 +152,7 @@ Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t 
     transfer(Direction::write, dst, element_size, host.data(), count, offset, true);
     return Event();
   }
+  const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
   detail::check(
       module,
       module.table->buffer_fill(static_cast<xgpu_queue>(handle_.get()),
@@ -146,7 +160,11 @@ Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t 
                                 offset * element_size, count * element_size, nullptr, &event),
       "Queue::fill", context.record);
   if (detail::touches_pool(dst)) dst.allocation->note_use(&module, event);
-  return adopt_event(module, event, "Queue::fill");
+  Event done = adopt_event(module, event, "Queue::fill");
+  if (traced_at >= 0) {
+    detail::trace::transfer(*this, "fill", "fill", count * element_size, traced_at, done, false);
+  }
+  return done;
 }
 
 void* Queue::map_bytes(const BufferCore& buffer, std::size_t element_size, std::size_t& count,
@@ -187,6 +205,7 @@ void Queue::finish() {
   detail::check(context.module(),
                 context.module().table->queue_finish(static_cast<xgpu_queue>(handle_.get())),
                 "Queue::finish", context.record);
+  if (detail::trace::active()) detail::trace::synchronised(*this);
 }
 
 void Queue::flush() {

@@ -13,6 +13,7 @@
 #include "doctor_command.hpp"
 #include "exit_codes.hpp"
 #include "query.hpp"
+#include "trace_command.hpp"
 
 namespace {
 
@@ -26,6 +27,7 @@ constexpr CommandSpec kCommands[] = {
     {"conform", "Check that a device, its driver and xgpu work together", xgpu::cli::setup_conform},
     {"doctor", "Say why a device is missing: drivers, groups, modules, variables, cache",
      xgpu::cli::setup_doctor},
+    {"trace", "Sum up a trace: kernels, copies, idle gaps", xgpu::cli::setup_trace},
 };
 
 std::string version_text() {

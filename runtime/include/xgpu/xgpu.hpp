@@ -20,4 +20,5 @@
 #include <xgpu/program.hpp>
 #include <xgpu/queue.hpp>
 #include <xgpu/range.hpp>
+#include <xgpu/trace.hpp>
 #include <xgpu/version.hpp>

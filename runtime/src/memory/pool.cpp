@@ -7,6 +7,7 @@
 
 #include "../log.hpp"
 #include "../module.hpp"
+#include "../trace/hooks.hpp"
 #include "allocation.hpp"
 #include "xgpu/byte_size.hpp"
 #include "xgpu/error.hpp"
@@ -95,6 +96,7 @@ BufferCore MemoryPool::allocate(std::size_t bytes, std::uint32_t flags) {
     core.handle = std::move(memory);
     core.bytes = bytes;
     on_allocated(bytes);
+    report_to_trace();
     return core;
   }
 
@@ -124,6 +126,7 @@ BufferCore MemoryPool::allocate(std::size_t bytes, std::uint32_t flags) {
   core.handle = block->view;
   core.bytes = bytes;
   on_allocated(bytes);
+  report_to_trace();
   return core;
 }
 
@@ -270,6 +273,7 @@ void MemoryPool::release(Allocation& allocation) noexcept {
     on_freed(allocation.bytes);
     if (allocation.block == nullptr) {
       stats_.reserved -= allocation.bytes;  // its own driver buffer goes with the handle
+      report_to_trace();
       return;
     }
     Block& block = *allocation.block;
@@ -280,6 +284,7 @@ void MemoryPool::release(Allocation& allocation) noexcept {
     } else {
       make_free(block);
     }
+    report_to_trace();
   } catch (const std::exception& error) {
     // Out of host memory for the bookkeeping: the block stays used (leaked), never reused.
     std::fprintf(stderr, "xgpu: returning a block to the pool failed: %s\n", error.what());
@@ -317,12 +322,20 @@ void MemoryPool::empty_cache() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!pending_.empty()) settle_pending(false);
   release_free_segments();
+  report_to_trace();
 }
 
 void MemoryPool::set_limit(std::uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   stats_.limit = bytes;
-  if (bytes != 0 && stats_.reserved > bytes) release_free_segments();
+  if (bytes != 0 && stats_.reserved > bytes) {
+    release_free_segments();
+    report_to_trace();
+  }
+}
+
+void MemoryPool::report_to_trace() const {
+  if (trace::active()) trace::memory(device_, this, stats_.allocated, stats_.reserved);
 }
 
 void MemoryPool::on_allocated(std::size_t bytes) {

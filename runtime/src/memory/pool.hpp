@@ -84,11 +84,13 @@ class MemoryPool : public std::enable_shared_from_this<MemoryPool> {
   [[noreturn]] void out_of_memory(std::size_t request, xgpu_status driver_status);
   std::size_t alignment() const noexcept { return alignment_; }
 
-  // The seam a trace hooks later: one call each for an allocation, a free and a limit hit.
+  // The seam the trace hooks: one call each for an allocation, a free and a limit hit.
   void on_allocated(std::size_t bytes);
   void on_freed(std::size_t bytes);
   void on_limit_hit(std::size_t request);
   void add_reserved(std::size_t bytes);
+  /// Tells the trace (when one runs) what is allocated and reserved now; under mutex_.
+  void report_to_trace() const;
 
   const DeviceRecord* device_;
   Handle<ObjectKind::context> context_;

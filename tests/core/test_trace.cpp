@@ -1,0 +1,231 @@
+// The trace (xgpu/trace.hpp): a small program's trace parses as JSON, before stop() (cut
+// short, closed here as Perfetto's importer tolerates) and after; it has one event per
+// command with consistent times, one process per device and one track per queue.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <xgpu/trace.hpp>
+
+#include "test_support.hpp"
+
+namespace {
+
+using nlohmann::json;
+using xgpu_test::problem_size;
+
+constexpr const char* kScale =
+    "kernel void scale(global float* x, float a) { x[get_global_id(0)] *= a; }\n";
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string trace_path(const char* name) {
+  return (std::filesystem::temp_directory_path() /
+          ("xgpu-test-" + std::to_string(::getpid()) + "-" + name + ".json"))
+      .string();
+}
+
+// The complete ("X") events of one category, in file order.
+std::vector<json> events_of(const json& trace, const std::string& category) {
+  std::vector<json> found;
+  for (const json& event : trace["traceEvents"]) {
+    if (event.value("ph", "") == "X" && event.value("cat", "") == category) found.push_back(event);
+  }
+  return found;
+}
+
+// The name a metadata event ("process_name", "thread_name") gives pid (and tid).
+std::string metadata_name(const json& trace, const char* kind, int pid, int tid = -1) {
+  for (const json& event : trace["traceEvents"]) {
+    if (event.value("ph", "") != "M" || event.value("name", "") != kind) continue;
+    if (event.value("pid", -1) != pid) continue;
+    if (tid >= 0 && event.value("tid", -1) != tid) continue;
+    return event["args"].value("name", "");
+  }
+  return {};
+}
+
+struct DeviceRun {
+  std::string name;
+  std::size_t bytes = 0;
+};
+
+// A build, a write, two launches (on two queues, one with profiling) and a read, inside a
+// user range; returns what the trace should show for it.
+DeviceRun run_small_program(const xgpu::Device& device) {
+  xgpu::trace::range step("step on " + device.info().name);
+  xgpu::Context context(device);
+  xgpu::Queue profiled = context.queue(xgpu::QueueOptions{true});
+  xgpu::Queue plain = context.queue();
+  const std::size_t n = problem_size(device, 4096);
+  std::vector<float> host(n, 1.0f);
+  xgpu::Buffer<float> x = context.alloc<float>(n);
+  xgpu::Kernel scale = context.build({"scale.cl", kScale}).kernel("scale");
+  profiled.write(x, host);
+  profiled.launch(scale, xgpu::Range{n}, x, 2.0f);
+  profiled.finish();
+  plain.launch(scale, xgpu::Range{n}, x, 3.0f);
+  const std::vector<float> result = plain.read(x);
+  CHECK(result == std::vector<float>(n, 6.0f));
+  return {device.info().name, n * sizeof(float)};
+}
+
+void check_small_program_trace(const json& trace, const std::vector<DeviceRun>& runs) {
+  REQUIRE(trace.contains("traceEvents"));
+  const std::vector<json> builds = events_of(trace, "build");
+  const std::vector<json> launches = events_of(trace, "launch");
+  const std::vector<json> copies = events_of(trace, "copy");
+  const std::vector<json> ranges = events_of(trace, "range");
+  CHECK(builds.size() == runs.size());
+  CHECK(launches.size() == 2 * runs.size());
+  CHECK(copies.size() == 2 * runs.size());
+  REQUIRE(ranges.size() == runs.size());
+
+  for (const auto& kind : {builds, launches, copies, ranges}) {
+    for (const json& event : kind) {
+      INFO(event.dump());
+      CHECK(event["ts"].get<double>() >= 0);
+      CHECK(event["dur"].get<double>() >= 0);  // start <= end
+    }
+  }
+  std::set<int> device_pids;
+  for (std::size_t d = 0; d < runs.size(); ++d) {
+    INFO("device " << runs[d].name);
+    const json& range = ranges[d];
+    const double begin = range["ts"].get<double>();
+    const double end = begin + range["dur"].get<double>();
+    // This device's commands: those inside its range.
+    std::vector<json> mine;
+    for (const auto& kind : {builds, launches, copies}) {
+      for (const json& event : kind) {
+        const double ts = event["ts"].get<double>();
+        if (ts >= begin && ts <= end) mine.push_back(event);
+      }
+    }
+    std::string listed;
+    for (const json& event : mine) listed += event.dump() + "\n";
+    INFO("range " << range.dump() << "\nevents in it:\n" << listed);
+    REQUIRE(mine.size() == 5);
+    const int pid = mine[0]["pid"].get<int>();
+    CHECK(pid != 1);  // pid 1 is the host
+    CHECK(metadata_name(trace, "process_name", pid).find(runs[d].name) != std::string::npos);
+    device_pids.insert(pid);
+    std::set<int> launch_tids;
+    std::map<std::string, std::uint64_t> bytes_by_direction;
+    for (const json& event : mine) {
+      INFO(event.dump());
+      CHECK(event["pid"].get<int>() == pid);
+      // Within the range: device times placed on the host clock included.
+      CHECK(event["ts"].get<double>() + event["dur"].get<double>() <= end);
+      if (event["cat"] == "launch") {
+        CHECK(event["name"] == "scale");
+        CHECK(event["args"]["global"] == json::array({runs[d].bytes / sizeof(float)}));
+        launch_tids.insert(event["tid"].get<int>());
+        const bool profiled =
+            metadata_name(trace, "thread_name", pid, event["tid"].get<int>()).find("(profiling)") !=
+            std::string::npos;
+        CHECK(event["args"]["clock"].get<std::string>().rfind(profiled ? "device" : "host", 0) ==
+              0);
+      }
+      if (event["cat"] == "copy") {
+        bytes_by_direction[event["args"]["direction"].get<std::string>()] +=
+            event["args"]["bytes"].get<std::uint64_t>();
+      }
+      if (event["cat"] == "build") CHECK(event["tid"] == 1);
+    }
+    CHECK(launch_tids.size() == 2);  // one track per queue
+    CHECK(bytes_by_direction["host to device"] == runs[d].bytes);
+    CHECK(bytes_by_direction["device to host"] == runs[d].bytes);
+  }
+  CHECK(device_pids.size() == runs.size());  // one process per device
+}
+
+}  // namespace
+
+TEST_CASE("the trace of a small program", "[trace]") {
+  const std::string path = trace_path("small");
+  xgpu::trace::start(path);
+  CHECK(xgpu::trace::running());
+  std::vector<DeviceRun> runs;
+  for (const xgpu::Device& device : xgpu::devices()) runs.push_back(run_small_program(device));
+  REQUIRE(!runs.empty());
+
+  SECTION("cut short before stop: the file so far, closed as Perfetto does, parses") {
+    xgpu::trace::flush();
+    const std::string text = file_text(path);
+    CHECK(text.rfind("{\"traceEvents\":[", 0) == 0);
+    CHECK(!json::accept(text));  // not closed yet
+    const json trace = json::parse(text + "]}");
+    check_small_program_trace(trace, runs);
+    xgpu::trace::stop();
+  }
+  SECTION("after stop: the file is complete JSON") {
+    xgpu::trace::stop();
+    CHECK(!xgpu::trace::running());
+    const json trace = json::parse(file_text(path));
+    check_small_program_trace(trace, runs);
+    // The allocation counter of each device process (until the allocator reports frees,
+    // at least what was allocated).
+    std::size_t counters = 0;
+    for (const json& event : trace["traceEvents"]) {
+      if (event.value("ph", "") != "C") continue;
+      ++counters;
+      CHECK(event["args"]["allocated"].get<std::uint64_t>() > 0);
+      CHECK(event["args"]["reserved"].get<std::uint64_t>() >=
+            event["args"]["allocated"].get<std::uint64_t>());
+    }
+    CHECK(counters >= runs.size());
+  }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("launches that are never synchronised are written at stop", "[trace]") {
+  const std::string path = trace_path("unsynchronised");
+  xgpu::Device device = xgpu::devices().front();
+  xgpu::Context context(device);
+  xgpu::Queue queue = context.queue(xgpu::QueueOptions{true});
+  xgpu::Kernel scale = context.build({"scale.cl", kScale}).kernel("scale");
+  xgpu::Buffer<float> x = context.alloc<float>(64);
+  xgpu::trace::start(path);
+  for (int i = 0; i < 3; ++i) queue.launch(scale, xgpu::Range{64}, x, 1.0f);
+  xgpu::trace::stop();  // waits for the three launches, writes them
+  const json trace = json::parse(file_text(path));
+  CHECK(events_of(trace, "launch").size() == 3);
+  CHECK(events_of(trace, "build").empty());  // built before the trace started
+  // Nothing more is traced after stop.
+  queue.launch(scale, xgpu::Range{64}, x, 1.0f);
+  queue.finish();
+  CHECK(events_of(json::parse(file_text(path)), "launch").size() == 3);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("a trace file that cannot be written is a named error", "[trace]") {
+  const std::string path = "/nonexistent-xgpu-folder/trace.json";
+  const xgpu::Error error = xgpu_test::capture_error([&] { xgpu::trace::start(path); });
+  CHECK(error.code() == xgpu::Errc::invalid_argument);
+  CHECK_THAT(error.what(), Catch::Contains(path));
+  CHECK(!xgpu::trace::running());
+}
+
+// Run alone, with XGPU_TRACE set to a path that cannot be written (tests/CMakeLists.txt):
+// the program runs, untraced.
+TEST_CASE("an unwritable XGPU_TRACE leaves the program untraced", "[trace_unwritable]") {
+  REQUIRE(xgpu_test::env("XGPU_TRACE"));
+  xgpu::Device device = xgpu::devices().front();
+  xgpu::Context context(device);
+  xgpu::Queue queue = context.queue();
+  xgpu::Buffer<float> x = context.alloc<float>(16);
+  queue.write(x, std::vector<float>(16, 4.0f));
+  CHECK(queue.read(x) == std::vector<float>(16, 4.0f));
+  CHECK(!xgpu::trace::running());
+}
