@@ -3,7 +3,6 @@
 
 #include "log.hpp"
 #include "objects.hpp"
-#include "trace/hooks.hpp"
 #include "xgpu/byte_size.hpp"
 #include "xgpu/queue.hpp"
 
