@@ -58,6 +58,7 @@ std::string metadata_name(const json& trace, const char* kind, int pid, int tid 
 struct DeviceRun {
   std::string name;
   std::size_t bytes = 0;
+  xgpu::MemoryStats held;  ///< the context's memory_stats() while its buffer lived
 };
 
 // A build, a write, two launches (on two queues, one with profiling) and a read, inside a
@@ -77,7 +78,7 @@ DeviceRun run_small_program(const xgpu::Device& device) {
   plain.launch(scale, xgpu::Range{n}, x, 3.0f);
   const std::vector<float> result = plain.read(x);
   CHECK(result == std::vector<float>(n, 6.0f));
-  return {device.info().name, n * sizeof(float)};
+  return {device.info().name, n * sizeof(float), context.memory_stats()};
 }
 
 void check_small_program_trace(const json& trace, const std::vector<DeviceRun>& runs) {
@@ -174,17 +175,27 @@ TEST_CASE("the trace of a small program", "[trace]") {
     CHECK(!xgpu::trace::running());
     const json trace = json::parse(file_text(path));
     check_small_program_trace(trace, runs);
-    // The allocation counter of each device process (until the allocator reports frees,
-    // at least what was allocated).
-    std::size_t counters = 0;
+    // The allocator's counters: reserved never below allocated; each context's values while
+    // its buffer lived are memory_stats()' exactly, and its buffer's free is seen (0 again).
+    std::set<std::pair<std::uint64_t, std::uint64_t>> values;
+    std::size_t counters = 0, back_to_zero = 0;
     for (const json& event : trace["traceEvents"]) {
       if (event.value("ph", "") != "C") continue;
       ++counters;
-      CHECK(event["args"]["allocated"].get<std::uint64_t>() > 0);
-      CHECK(event["args"]["reserved"].get<std::uint64_t>() >=
-            event["args"]["allocated"].get<std::uint64_t>());
+      const auto allocated = event["args"]["allocated"].get<std::uint64_t>();
+      const auto reserved = event["args"]["reserved"].get<std::uint64_t>();
+      CHECK(reserved >= allocated);
+      values.insert({allocated, reserved});
+      if (allocated == 0) ++back_to_zero;
     }
-    CHECK(counters >= runs.size());
+    CHECK(counters >= 2 * runs.size());
+    CHECK(back_to_zero >= runs.size());
+    for (const DeviceRun& run : runs) {
+      INFO(run.name << ": memory_stats allocated " << run.held.allocated << ", reserved "
+                    << run.held.reserved);
+      CHECK(run.held.allocated == run.bytes);
+      CHECK(values.count({run.held.allocated, run.held.reserved}) == 1);
+    }
   }
   std::remove(path.c_str());
 }

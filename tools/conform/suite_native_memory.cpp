@@ -1,7 +1,8 @@
 // The memory suite's checks of sub-buffers and host-pointer flags (CL_MEM_COPY_HOST_PTR,
 // CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR), made through xgpu's OpenCL interop
 // (xgpu/opencl.hpp) on xgpu's own context and queue because xgpu's own API offers neither;
-// shared plumbing in native.hpp.
+// shared plumbing in native.hpp. The parents of sub-buffers are made natively: a buffer from
+// xgpu's caching allocator is itself a sub-buffer, and OpenCL refuses a sub-buffer of one.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -47,13 +48,15 @@ Result sub_buffer_aligned(Env& env) {
   if (align == 0) return fail_expected("CL_DEVICE_MEM_BASE_ADDR_ALIGN", ">= 8 bits", "0");
   const std::size_t size = 4 * align, origin = align, length = 2 * align;
   std::vector<std::uint8_t> expected = byte_pattern(size);
-  Buffer<std::uint8_t> parent = env.context().alloc<std::uint8_t>(size);
-  env.queue().write(parent, expected);
+  cl_int error = CL_SUCCESS;
+  MemObject parent(clCreateBuffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, size,
+                                  expected.data(), &error));
+  if (error != CL_SUCCESS)
+    return fail_expected("clCreateBuffer of the parent", "CL_SUCCESS", status_name(error));
 
   const cl_buffer_region region{origin, length};
-  cl_int error = CL_SUCCESS;
-  MemObject sub(clCreateSubBuffer(opencl::buffer(parent), CL_MEM_READ_WRITE,
-                                  CL_BUFFER_CREATE_TYPE_REGION, &region, &error));
+  MemObject sub(clCreateSubBuffer(parent.get(), CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
+                                  &region, &error));
   const std::string where = "sub-buffer at origin " + std::to_string(origin) +
                             " (CL_DEVICE_MEM_BASE_ADDR_ALIGN), size " + std::to_string(length);
   if (error != CL_SUCCESS)
@@ -88,7 +91,11 @@ Result sub_buffer_aligned(Env& env) {
                          status_name(error));
   std::fill_n(expected.begin() + origin + written_at, written, std::uint8_t{0xA5});
 
-  const std::vector<std::uint8_t> got = env.queue().read(parent);
+  std::vector<std::uint8_t> got(size);
+  error = clEnqueueReadBuffer(cl.queue, parent.get(), CL_TRUE, 0, size, got.data(), 0, nullptr,
+                              nullptr);
+  if (error != CL_SUCCESS)
+    return fail_expected("clEnqueueReadBuffer of the parent", "CL_SUCCESS", status_name(error));
   for (std::size_t i = 0; i < size; ++i) {
     if (got[i] != expected[i]) {
       const bool inside = i >= origin && i < origin + length;
@@ -111,12 +118,15 @@ struct RegionCase {
 // On the first mismatch, `wrong` (when given) receives the status that came back.
 Result sub_buffer_cases(Env& env, std::size_t size, std::size_t align,
                         const std::vector<RegionCase>& cases, cl_int* wrong = nullptr) {
-  Buffer<std::uint8_t> parent = env.context().alloc<std::uint8_t>(size);
+  cl_int error = CL_SUCCESS;
+  MemObject parent(
+      clCreateBuffer(native_of(env).context, CL_MEM_READ_WRITE, size, nullptr, &error));
+  if (error != CL_SUCCESS)
+    return fail_expected("clCreateBuffer of the parent", "CL_SUCCESS", status_name(error));
   for (const RegionCase& c : cases) {
     const cl_buffer_region region{c.origin, c.length};
-    cl_int error = CL_SUCCESS;
-    MemObject sub(clCreateSubBuffer(opencl::buffer(parent), CL_MEM_READ_WRITE,
-                                    CL_BUFFER_CREATE_TYPE_REGION, &region, &error));
+    MemObject sub(clCreateSubBuffer(parent.get(), CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
+                                    &region, &error));
     if (error != c.expected) {
       if (wrong) *wrong = error;
       return fail_expected(std::string("clCreateSubBuffer with a ") + c.what + " (origin " +

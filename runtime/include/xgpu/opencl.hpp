@@ -34,7 +34,9 @@ inline cl_command_queue queue(const Queue& queue) {
   require_opencl(queue.device(), "xgpu::opencl::queue");
   return static_cast<cl_command_queue>(interop::native(queue));
 }
-/// nullptr for an empty buffer, which has no cl_mem.
+/// nullptr for an empty buffer, which has no cl_mem. With the caching allocator (the default)
+/// it is a sub-buffer of a pooled segment, of which OpenCL allows no further sub-buffer
+/// (docs/memory.md).
 template <class T>
 cl_mem buffer(const Buffer<T>& buffer) {
   return static_cast<cl_mem>(interop::native(buffer));
