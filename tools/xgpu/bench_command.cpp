@@ -158,7 +158,7 @@ void run_group_suite(const std::string& selector, const BenchOptions& options, b
   std::string heading = group_name(group);
   if (progress) std::cerr << "\r\x1b[K" << kGroupSuite << " on " << heading << "..." << std::flush;
   std::vector<Figure> figures;
-  bench_multi(group, options, figures);
+  run_without_compiler_chatter([&] { bench_multi(group, options, figures); });
   if (progress) std::cerr << "\r\x1b[K" << std::flush;
   for (std::size_t d = 0; d < group.size(); ++d)
     heading += "\n  device " + std::to_string(d) + ": " + group[d].device.describe();
