@@ -3,6 +3,7 @@
 // (The device traits are in util/device_traits.cpp.)
 #include "xgpu/extension.hpp"
 
+#include <initializer_list>
 #include <map>
 #include <mutex>
 
@@ -56,6 +57,15 @@ xgpu_buffer raw_buffer(const BufferCore& buffer) {
   return static_cast<xgpu_buffer>(buffer.handle.get());
 }
 
+// Tells the caching allocator that the command of `event` on `queue` uses these buffers.
+void note_pooled(const Queue& queue, std::initializer_list<const BufferCore*> buffers,
+                 const detail::Module& module, xgpu_event event) {
+  if (event == nullptr) return;
+  for (const BufferCore* buffer : buffers) {
+    if (detail::touches_pool(*buffer)) buffer->allocation->note_use(&module, queue.raw(), event);
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<void> context_slot(const Context& context, const std::string& key,
@@ -87,7 +97,9 @@ Event map_async(Queue& queue, const BufferCore& buffer, std::size_t bytes, std::
                 module.table->buffer_map(raw_queue(queue), raw_buffer(buffer), access, 0, bytes,
                                          &pointer, nullptr, &event),
                 kOperation, context.record);
-  return adopt(module, event, kOperation);
+  Event done = adopt(module, event, kOperation);
+  note_pooled(queue, {&buffer}, module, event);  // the pool waits for the map, as for a copy
+  return done;
 }
 
 Event unmap_async(Queue& queue, const BufferCore& buffer, void* pointer) {
@@ -99,7 +111,9 @@ Event unmap_async(Queue& queue, const BufferCore& buffer, void* pointer) {
       module,
       module.table->buffer_unmap(raw_queue(queue), raw_buffer(buffer), pointer, nullptr, &event),
       kOperation, context.record);
-  return adopt(module, event, kOperation);
+  Event done = adopt(module, event, kOperation);
+  note_pooled(queue, {&buffer}, module, event);  // the unmap writes the buffer back
+  return done;
 }
 
 // A call with m == n == 0 makes blas_gemm open its library and enqueue nothing.
@@ -157,12 +171,10 @@ Event vendor_gemm(Queue& queue, const VendorGemm& call, const BufferCore& a, con
                 std::string("xgpu::gemm: the vendor BLAS cannot run it: ") + module.last_error(),
                 "xgpu::gemm");
   detail::check(module, status, kOperation, context.record);
+  Event done = adopt(module, event, kOperation);
   // The caching allocator must not hand these blocks to a new user before the product ends.
-  for (const BufferCore* buffer : {&a, &b, &c}) {
-    if (detail::touches_pool(*buffer) && event != nullptr)
-      buffer->allocation->note_use(&module, event);
-  }
-  return adopt(module, event, kOperation);
+  note_pooled(queue, {&a, &b, &c}, module, event);
+  return done;
 }
 
 void log(LogLevel level, const std::string& logger, const std::string& message) {

@@ -49,12 +49,21 @@ class HostStorage {
   // The free waits for every copy still using the memory: a HostBuffer dropped (with its
   // copies' Events) before they complete must not free what a device still reads or writes.
   ~HostStorage() {
+    // At exit the drivers may be gone (see handle.cpp): ask them nothing; the process's
+    // memory goes with it.
+    if (exit_has_begun()) {
+      if (fallback_) ::operator delete(data_, std::align_val_t(kPageAlignment));
+      return;
+    }
     for (const Event& event : pending_) {
       try {
         event.wait();
       } catch (const std::exception& e) {
         // A failed copy no longer uses the memory either.
-        logger().debug("HostBuffer: a copy using it failed before its free: {}", e.what());
+        try {
+          logger().debug("HostBuffer: a copy using it failed before its free: {}", e.what());
+        } catch (...) {
+        }
       }
     }
     if (fallback_) {

@@ -260,10 +260,10 @@ bool any_pooled(const detail::KernelArg* args, std::size_t count) noexcept {
 }
 
 void note_pooled_use(const detail::KernelArg* args, std::size_t count, const detail::Module& module,
-                     xgpu_event event) {
+                     const void* queue, xgpu_event event) {
   for (std::size_t i = 0; i < count; ++i) {
     if (args[i].buffer != nullptr && detail::touches_pool(*args[i].buffer))
-      args[i].buffer->allocation->note_use(&module, event);
+      args[i].buffer->allocation->note_use(&module, queue, event);
   }
 }
 
@@ -310,6 +310,7 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
                 nullptr};
   ArgSpace space(count);
   bool new_variant = false;
+  bool pooled = false;    // a pooled buffer is an argument: its allocation notes the event
   double traced_at = -1;  // when the enqueue began, for the trace; negative: not tracing
   {
     std::lock_guard<std::mutex> lock(state.launch_mutex);
@@ -326,7 +327,7 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
     // The cache needs the event of a launch with a new shape, to save after it; otherwise the
     // driver is asked for one only when the caller keeps it.
     // A pooled buffer needs it too: its block may not go to a new user before this ends.
-    const bool pooled = any_pooled(args, count);
+    pooled = any_pooled(args, count);
     traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
     raw.event = keep_event || new_variant || pooled || traced_at >= 0 ? &event : nullptr;
     const auto arg_count = static_cast<std::uint32_t>(count);
@@ -340,11 +341,12 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
       detail::throw_backend_error(module, status, "launching kernel '" + state.name + "'",
                                   context.record);
     }
-    if (pooled) note_pooled_use(args, count, module, event);
   }
   if (event == nullptr) return Event();
   Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), "kernel",
              kernel.state());
+  // After the Event owns it: a note that throws must not leak the driver's event.
+  if (pooled) note_pooled_use(args, count, module, handle_.get(), event);
   if (traced_at >= 0) detail::trace::launch(*this, state.name, launch, traced_at, done);
   // The cached binary lacks this launch's code (PoCL compiles per work-group size at the
   // first launch): save the program again once this launch is done.

@@ -94,7 +94,8 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
                                       count * element_size, host, nullptr, event_out);
   detail::check(module, status, operation, context.record);
   Event done = event ? adopt_event(module, event, operation) : Event();
-  if (!blocking && detail::touches_pool(buffer)) buffer.allocation->note_use(&module, event);
+  if (!blocking && detail::touches_pool(buffer))
+    buffer.allocation->note_use(&module, handle_.get(), event);
   if (traced_at >= 0) {
     detail::trace::transfer(*this, direction == Direction::write ? "write" : "read",
                             direction == Direction::write ? "host to device" : "device to host",
@@ -125,9 +126,9 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
                                           src_offset * element_size, dst_offset * element_size,
                                           count * element_size, nullptr, &event),
                 "Queue::copy", context.record);
-  if (detail::touches_pool(src)) src.allocation->note_use(&module, event);
-  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, event);
   Event done = adopt_event(module, event, "Queue::copy");
+  if (detail::touches_pool(src)) src.allocation->note_use(&module, handle_.get(), event);
+  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get(), event);
   if (traced_at >= 0) {
     detail::trace::transfer(*this, "copy", "device to device", count * element_size, traced_at,
                             done, false);
@@ -159,8 +160,8 @@ Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t 
                                 static_cast<xgpu_buffer>(dst.handle.get()), pattern, element_size,
                                 offset * element_size, count * element_size, nullptr, &event),
       "Queue::fill", context.record);
-  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, event);
   Event done = adopt_event(module, event, "Queue::fill");
+  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get(), event);
   if (traced_at >= 0) {
     detail::trace::transfer(*this, "fill", "fill", count * element_size, traced_at, done, false);
   }

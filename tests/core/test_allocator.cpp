@@ -200,7 +200,9 @@ TEST_CASE("pooled buffers are whole buffers to kernels, copies, fills, maps and 
 }
 
 // A block freed while a kernel still writes it must not reach another queue before the kernel
-// ends: if it did, the kernel's late writes would land in the new owner's data.
+// ends: if it did, the kernel's late writes would land in the new owner's data. Also when a
+// later command of another queue used the buffer and has finished: queues are not ordered
+// with each other, so the last command noted is not the last to end.
 TEST_CASE("a block freed while a kernel writes it is not handed out early", "[memory]") {
   const char* source = R"(
     kernel void slow_fill(global int* out, int rounds) {
@@ -219,30 +221,37 @@ TEST_CASE("a block freed while a kernel writes it is not handed out early", "[me
       xgpu::Queue other = context.queue();
       xgpu::Kernel slow = context.build({"slow_fill.cl", source}).kernel("slow_fill");
       const std::size_t n = 256;
-      xgpu::Event running;
-      cl_mem freed_handle = nullptr;
-      {
-        xgpu::Buffer<int> doomed = context.alloc<int>(n);
-        freed_handle = xgpu::opencl::buffer(doomed);
-        running = writer.launch(slow, xgpu::Range{n}, doomed, 3000000);
-        writer.flush();
-      }  // freed while the kernel runs
-      xgpu::Buffer<int> fresh = context.alloc<int>(n);
-      // The kernel must still be running for this test to say anything.
-      REQUIRE(running.status() != xgpu::EventStatus::complete);
-      if (!direct_allocator()) {
-        CHECK(xgpu::opencl::buffer(fresh) != freed_handle);  // not the cached view of that block
-      }
-      other.write(fresh, std::vector<int>(n, 2));
-      running.wait();
-      CHECK(other.read(fresh) == std::vector<int>(n, 2));
-      // Once the kernel is done, the block is free again: the same size reuses it.
-      fresh = xgpu::Buffer<int>();
-      if (!direct_allocator()) {
-        xgpu::Buffer<int> reused = context.alloc<int>(n);
-        xgpu::Buffer<int> reused_too = context.alloc<int>(n);
-        CHECK((xgpu::opencl::buffer(reused) == freed_handle ||
-               xgpu::opencl::buffer(reused_too) == freed_handle));
+      for (const bool other_used_it_after : {false, true}) {
+        INFO("a finished fill on another queue after the kernel: " << other_used_it_after);
+        xgpu::Event running;
+        cl_mem freed_handle = nullptr;
+        {
+          xgpu::Buffer<int> doomed = context.alloc<int>(n);
+          freed_handle = xgpu::opencl::buffer(doomed);
+          running = writer.launch(slow, xgpu::Range{n}, doomed, 3000000);
+          writer.flush();
+          if (other_used_it_after) {
+            other.fill(doomed, 5, 1);
+            other.finish();
+          }
+        }  // freed while the kernel runs
+        xgpu::Buffer<int> fresh = context.alloc<int>(n);
+        // The kernel must still be running for this test to say anything.
+        REQUIRE(running.status() != xgpu::EventStatus::complete);
+        if (!direct_allocator()) {
+          CHECK(xgpu::opencl::buffer(fresh) != freed_handle);  // not the cached view of that block
+        }
+        other.write(fresh, std::vector<int>(n, 2));
+        running.wait();
+        CHECK(other.read(fresh) == std::vector<int>(n, 2));
+        // Once the kernel is done, the block is free again: the same size reuses it.
+        fresh = xgpu::Buffer<int>();
+        if (!direct_allocator()) {
+          xgpu::Buffer<int> reused = context.alloc<int>(n);
+          xgpu::Buffer<int> reused_too = context.alloc<int>(n);
+          CHECK((xgpu::opencl::buffer(reused) == freed_handle ||
+                 xgpu::opencl::buffer(reused_too) == freed_handle));
+        }
       }
     }
   }

@@ -81,6 +81,7 @@ IcdPlatforms platforms_of(const common::DynamicLibrary& library) {
     return result;
   }
   for (void* platform : platforms) {
+    if (platform == nullptr) continue;  // a broken ICD may fill in fewer than it counted
     void* const* dispatch = *static_cast<void* const* const*>(platform);
     auto get_info = dispatch ? reinterpret_cast<GetPlatformInfo>(dispatch[1]) : nullptr;
     result.names.push_back(get_info == nullptr

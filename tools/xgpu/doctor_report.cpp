@@ -90,7 +90,7 @@ std::string to_json(const Findings& findings) {
                         {"problems", count_problems(findings)},
                         {"verdict", verdict(findings)},
                         {"checks", checks}}
-      .dump(2);
+      .dump(2, ' ', false, nlohmann::json::error_handler_t::replace);  // names may not be UTF-8
 }
 
 }  // namespace xgpu::cli::doctor

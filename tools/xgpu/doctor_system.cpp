@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -33,9 +34,16 @@ std::string under(const std::string& root, const std::string& path) {
 }
 
 std::optional<std::string> first_line(const std::string& file) {
+  // Regular files only, and at most 4 KiB of the line: a FIFO named *.icd would block the
+  // read forever, and a huge one-line file says nothing more in its first 4 KiB.
+  struct stat status {};
+  if (::stat(file.c_str(), &status) != 0 || !S_ISREG(status.st_mode)) return std::nullopt;
   std::ifstream in(file);
-  std::string line;
-  if (!in || !std::getline(in, line)) return std::nullopt;
+  char text[4097] = {};
+  if (!in) return std::nullopt;
+  in.getline(text, sizeof text);
+  if (in.gcount() == 0) return std::nullopt;
+  std::string line(text);
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
   return line;
 }

@@ -145,6 +145,11 @@ std::uint64_t parse_size(std::string_view text) {
               "cache::parse_size");
 }
 
-void flush() { detail::KernelCache::instance().flush(); }
+void flush() {
+  detail::KernelCache::instance().flush();
+  // Here and at exit only: not at every thread's end (KernelCache::flush), which would lock
+  // and write the counters file once per thread that built something.
+  detail::record_process_counters();
+}
 
 }  // namespace xgpu::cache

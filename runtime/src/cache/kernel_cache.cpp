@@ -145,7 +145,6 @@ void KernelCache::flush() {
       --flushing_;
     }
   }
-  record_process_counters();
 }
 
 void KernelCache::shut_down() {

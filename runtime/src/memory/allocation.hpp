@@ -3,6 +3,8 @@
 
 #include <memory>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 #include "xgpu/buffer.hpp"
 #include "xgpu/handle.hpp"
@@ -20,9 +22,13 @@ struct Allocation {
   /// The last copy of the buffer went: the pool takes the memory back (or counts the free).
   ~Allocation();
 
-  /// A command enqueued with `event` reads or writes this buffer: the block may not go to
-  /// another user before it completes. Only pooled blocks need it (see is_pooled).
-  void note_use(const Module* module, void* event);
+  /// A command enqueued on `queue` with `event` reads or writes this buffer: the block may
+  /// not go to another user before it completes. Only pooled blocks need it (see is_pooled).
+  /// One event is kept per queue: a queue is in order, so its last command finishes after
+  /// its earlier ones; commands of different queues may finish in any order.
+  void note_use(const Module* module, const void* queue, void* event);
+  /// The kept events, for the pool when the buffer goes.
+  std::vector<Handle<ObjectKind::event>> take_uses();
   bool is_pooled() const noexcept { return block != nullptr; }
 
   std::shared_ptr<MemoryPool> pool;  ///< keeps the pool (and its slabs) alive
@@ -30,7 +36,8 @@ struct Allocation {
   std::size_t bytes;
 
   std::mutex use_mutex;
-  Handle<ObjectKind::event> last_use;  ///< under use_mutex
+  /// Under use_mutex: the last command of each queue that used the buffer.
+  std::vector<std::pair<const void*, Handle<ObjectKind::event>>> last_uses;
 };
 
 /// Tells the allocation of each pooled buffer that the command of `event` uses it. Cheap

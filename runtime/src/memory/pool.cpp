@@ -40,11 +40,36 @@ std::set<std::pair<std::size_t, Block*>>& free_set(std::set<std::pair<std::size_
 
 Allocation::~Allocation() { pool->release(*this); }
 
-void Allocation::note_use(const Module* module, void* event) {
+void Allocation::note_use(const Module* module, const void* queue, void* event) {
   auto kept = Handle<ObjectKind::event>::retain(module, event);
   std::lock_guard<std::mutex> lock(use_mutex);
-  last_use.swap(kept);
+  for (auto& use : last_uses) {
+    if (use.first == queue) {
+      use.second.swap(kept);  // the older event, now in kept, is released on return
+      return;
+    }
+  }
+  last_uses.emplace_back(queue, std::move(kept));
 }
+
+std::vector<Handle<ObjectKind::event>> Allocation::take_uses() {
+  std::vector<Handle<ObjectKind::event>> events;
+  std::lock_guard<std::mutex> lock(use_mutex);
+  events.reserve(last_uses.size());
+  for (auto& use : last_uses) events.push_back(std::move(use.second));
+  last_uses.clear();
+  return events;
+}
+
+namespace {
+// Drops the finished events; true when none is left.
+bool all_finished(std::vector<Handle<ObjectKind::event>>& events) {
+  events.erase(std::remove_if(events.begin(), events.end(),
+                              [](const Handle<ObjectKind::event>& e) { return has_finished(e); }),
+               events.end());
+  return events.empty();
+}
+}  // namespace
 
 MemoryPool::MemoryPool(const DeviceRecord* device, Handle<ObjectKind::context> context,
                        AllocatorKind kind, std::uint64_t limit)
@@ -63,8 +88,18 @@ Handle<ObjectKind::buffer> MemoryPool::driver_buffer(std::size_t bytes, std::uin
   xgpu_buffer raw = nullptr;
   status =
       module.table->buffer_create(static_cast<xgpu_context>(context_.get()), flags, bytes, &raw);
-  if (status != XGPU_STATUS_SUCCESS) return {};
-  return Handle<ObjectKind::buffer>::adopt(&module, raw);
+  if (status == XGPU_STATUS_SUCCESS) return Handle<ObjectKind::buffer>::adopt(&module, raw);
+  // Only a lack of memory is worth returning the cache and retrying for; any other refusal
+  // (a bad flag, a lost context) is the driver's error as it stands. The ABI passes native
+  // statuses, so the names tell: CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_OUT_OF_RESOURCES,
+  // CL_OUT_OF_HOST_MEMORY (and CUDA's CUDA_ERROR_OUT_OF_MEMORY).
+  const std::string name = module.status_name(status);
+  if (name.find("OUT_OF") == std::string::npos &&
+      name.find("ALLOCATION_FAILURE") == std::string::npos) {
+    report_to_trace();
+    throw_backend_error(module, status, "allocating " + format_bytes(bytes), device_);
+  }
+  return {};
 }
 
 BufferCore MemoryPool::allocate(std::size_t bytes, std::uint32_t flags) {
@@ -115,6 +150,7 @@ BufferCore MemoryPool::allocate(std::size_t bytes, std::uint32_t flags) {
         static_cast<xgpu_buffer>(block->segment->memory.get()), access, block->offset, bytes, &raw);
     if (status != XGPU_STATUS_SUCCESS) {
       make_free(*block);
+      report_to_trace();  // grow() may have added a segment
       throw_backend_error(module, status, "allocating " + format_bytes(bytes) + " from the pool",
                           device_);
     }
@@ -205,7 +241,7 @@ void MemoryPool::split(Block& block, std::size_t rounded, bool small) {
 void MemoryPool::make_free(Block& freed) {
   Block* block = &freed;
   block->state = Block::State::free;
-  block->pending_on = {};
+  block->pending_on.clear();
   auto& blocks = block->segment->blocks;
   auto here = blocks.find(block->offset);
   auto next = std::next(here);
@@ -232,10 +268,12 @@ void MemoryPool::settle_pending(bool wait) {
   auto still = pending_.begin();
   for (Block* block : pending_) {
     if (wait) {
-      auto raw = static_cast<xgpu_event>(block->pending_on.get());
-      device_->module->table->event_wait(&raw, 1);  // a failed command has finished too
+      for (const auto& event : block->pending_on) {
+        auto raw = static_cast<xgpu_event>(event.get());
+        device_->module->table->event_wait(&raw, 1);  // a failed command has finished too
+      }
     }
-    if (wait || has_finished(block->pending_on)) {
+    if (wait || all_finished(block->pending_on)) {
       make_free(*block);
     } else {
       *still++ = block;
@@ -264,11 +302,10 @@ std::size_t MemoryPool::release_free_segments() {
 
 void MemoryPool::release(Allocation& allocation) noexcept {
   try {
-    Handle<ObjectKind::event> last;
-    {
-      std::lock_guard<std::mutex> use(allocation.use_mutex);
-      last.swap(allocation.last_use);
-    }
+    std::vector<Handle<ObjectKind::event>> uses = allocation.take_uses();
+    // At exit the drivers may be gone (see handle.cpp): ask them nothing; no one allocates
+    // again anyway.
+    if (exit_has_begun()) uses.clear();
     std::lock_guard<std::mutex> lock(mutex_);
     on_freed(allocation.bytes);
     if (allocation.block == nullptr) {
@@ -277,9 +314,9 @@ void MemoryPool::release(Allocation& allocation) noexcept {
       return;
     }
     Block& block = *allocation.block;
-    if (last && !has_finished(last)) {
+    if (!all_finished(uses)) {
       block.state = Block::State::pending;
-      block.pending_on = std::move(last);
+      block.pending_on = std::move(uses);
       pending_.push_back(&block);
     } else {
       make_free(block);
@@ -293,6 +330,7 @@ void MemoryPool::release(Allocation& allocation) noexcept {
 
 [[noreturn]] void MemoryPool::out_of_memory(std::size_t request, xgpu_status driver_status) {
   ++stats_.num_ooms;
+  report_to_trace();  // the retry may have returned cached segments
   const DeviceInfo& info = device_->info;
   std::string text = "tried to allocate " + format_bytes(request) + " on " + info.name + ": " +
                      format_bytes(info.global_memory) + " total, limit " +

@@ -33,7 +33,8 @@ struct Block {
   Handle<ObjectKind::buffer> view;
   std::size_t view_bytes = 0;
   std::uint32_t view_flags = 0;
-  Handle<ObjectKind::event> pending_on;  ///< for State::pending: the last command using it
+  /// For State::pending: the last command of each queue that used it.
+  std::vector<Handle<ObjectKind::event>> pending_on;
 };
 
 /// One driver buffer the pool carves blocks from.

@@ -38,6 +38,11 @@ std::int64_t steady_ns() {
 
 void stop_at_exit() {
   try {
+    {
+      Recorder& recorder = Recorder::instance();
+      std::lock_guard<std::mutex> lock(recorder.mutex);
+      recorder.drivers_gone = exit_has_begun();
+    }
     xgpu::trace::stop();
   } catch (...) {
   }
@@ -188,7 +193,7 @@ void Recorder::drain(const void* queue) {
     }
     bool completed = true;
     try {
-      it->event.wait();
+      if (!drivers_gone) it->event.wait();
     } catch (...) {
       completed = false;  // a failed command: written with host times, marked failed
     }
@@ -222,7 +227,7 @@ void Recorder::write_command(const Pending& pending, double observed_us, bool co
   double end = observed_us;
   std::string clock = "host (blocking call)";
   if (pending.event) clock = "host (enqueue to observed completion)";
-  if (pending.event && pending.profiling && completed) {
+  if (pending.event && pending.profiling && completed && !drivers_gone) {
     try {
       Profile profile = pending.event.profile();
       Process& process = *pending.track.process;
@@ -288,12 +293,17 @@ void start(const std::string& path) {
   std::lock_guard<std::mutex> lock(recorder.mutex);
   recorder.close();
   if (!recorder.open(path)) {
+    detail::trace::g_state.store(detail::trace::kOff, std::memory_order_release);
     throw Error(Errc::invalid_argument,
                 "cannot write the trace file '" + path + "': " + std::strerror(errno),
                 "xgpu::trace::start");
   }
   static std::once_flag registered;
-  std::call_once(registered, [] { std::atexit(detail::trace::stop_at_exit); });
+  std::call_once(registered, [] {
+    // The drivers first: an exit handler registered after them runs before their statics go.
+    (void)detail::Registry::instance();
+    std::atexit(detail::trace::stop_at_exit);
+  });
   detail::trace::g_state.store(detail::trace::kOn, std::memory_order_release);
 }
 

@@ -44,6 +44,9 @@ class Recorder {
   static Recorder& instance();  ///< never destroyed: the trace is closed by an exit handler
 
   std::mutex mutex;
+  /// Set by the exit handler once exit has begun: the drivers may be gone (see handle.cpp),
+  /// so pending commands are written with host times and no event is asked anything.
+  bool drivers_gone = false;
 
   bool open(const std::string& path);  ///< false when the file cannot be written
   void close();                        ///< waits for pending commands, ends the JSON
