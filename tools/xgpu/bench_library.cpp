@@ -23,6 +23,8 @@ namespace xgpu::cli {
 namespace {
 
 using bench::Clock;
+using bench::count_text;
+using bench::random_floats;
 using bench::seconds_since;
 namespace bc = boost::compute;
 
@@ -38,20 +40,6 @@ double milliseconds(Action&& action) {
 
 [[noreturn]] void wrong(const std::string& what) {
   throw Error(Errc::backend, "bench library: " + what, "bench");
-}
-
-std::vector<float> random_floats(std::size_t n, float low, float high, unsigned seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> uniform(low, high);
-  std::vector<float> values(n);
-  for (float& v : values) v = uniform(random);
-  return values;
-}
-
-// "16M", or "256K" for the quick sizes.
-std::string count_text(std::size_t n) {
-  return n >= (std::size_t{1} << 20) ? std::to_string(n >> 20) + "M"
-                                     : std::to_string(n >> 10) + "K";
 }
 
 // Pushes the xgpu figure after its peers, compared with `baseline` (a time: at most).

@@ -19,6 +19,8 @@ namespace xgpu::cli {
 namespace {
 
 using bench::Clock;
+using bench::count_text;
+using bench::random_floats;
 using bench::seconds_since;
 
 constexpr const char* kSuite = "multi";
@@ -26,19 +28,6 @@ constexpr float kA = 1.5f;
 
 [[noreturn]] void wrong(const std::string& what) {
   throw Error(Errc::backend, "bench multi: " + what, "bench");
-}
-
-std::vector<float> random_floats(std::size_t n, unsigned seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
-  std::vector<float> values(n);
-  for (float& v : values) v = uniform(random);
-  return values;
-}
-
-std::string count_text(std::size_t n) {
-  return n >= (std::size_t{1} << 20) ? std::to_string(n >> 20) + "M"
-                                     : std::to_string(n >> 10) + "K";
 }
 
 // The operands of one operation, spread over the group by the weights it had when made.
@@ -110,7 +99,7 @@ std::string weights_text(const std::vector<double>& weights) {
 void bench_multi(DeviceGroup& group, const BenchOptions& options, std::vector<Figure>& figures) {
   const std::size_t n = options.quick ? std::size_t{1} << 20 : std::size_t{16} << 20;
   const int reps = bench::repetitions(options, 3, 10);
-  const std::vector<float> x = random_floats(n, 1), y = random_floats(n, 2);
+  const std::vector<float> x = random_floats(n, 0.0f, 1.0f, 1), y = random_floats(n, 0.0f, 1.0f, 2);
   const double exact_sum = std::accumulate(x.begin(), x.end(), 0.0);
 
   std::vector<double> partial(group.size());

@@ -77,4 +77,19 @@ inline int repetitions(const BenchOptions& options, int quick, int full) {
   return options.repetitions > 0 ? options.repetitions : options.quick ? quick : full;
 }
 
+// n uniform floats in [low, high) from a fixed seed: the same inputs on every run.
+inline std::vector<float> random_floats(std::size_t n, float low, float high, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> uniform(low, high);
+  std::vector<float> values(n);
+  for (float& v : values) v = uniform(random);
+  return values;
+}
+
+// "16M", or "256K" for the quick sizes.
+inline std::string count_text(std::size_t n) {
+  return n >= (std::size_t{1} << 20) ? std::to_string(n >> 20) + "M"
+                                     : std::to_string(n >> 10) + "K";
+}
+
 }  // namespace xgpu::cli::bench
