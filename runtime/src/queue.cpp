@@ -95,7 +95,7 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
   detail::check(module, status, operation, context.record);
   Event done = event ? adopt_event(module, event, operation) : Event();
   if (!blocking && detail::touches_pool(buffer))
-    buffer.allocation->note_use(&module, handle_.get(), event);
+    buffer.allocation->note_use(&module, handle_.get());
   if (traced_at >= 0) {
     detail::trace::transfer(*this, direction == Direction::write ? "write" : "read",
                             direction == Direction::write ? "host to device" : "device to host",
@@ -127,8 +127,8 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
                                           count * element_size, nullptr, &event),
                 "Queue::copy", context.record);
   Event done = adopt_event(module, event, "Queue::copy");
-  if (detail::touches_pool(src)) src.allocation->note_use(&module, handle_.get(), event);
-  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get(), event);
+  if (detail::touches_pool(src)) src.allocation->note_use(&module, handle_.get());
+  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get());
   if (traced_at >= 0) {
     detail::trace::transfer(*this, "copy", "device to device", count * element_size, traced_at,
                             done, false);
@@ -161,7 +161,7 @@ Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t 
                                 offset * element_size, count * element_size, nullptr, &event),
       "Queue::fill", context.record);
   Event done = adopt_event(module, event, "Queue::fill");
-  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get(), event);
+  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get());
   if (traced_at >= 0) {
     detail::trace::transfer(*this, "fill", "fill", count * element_size, traced_at, done, false);
   }

@@ -22,13 +22,14 @@ struct Allocation {
   /// The last copy of the buffer went: the pool takes the memory back (or counts the free).
   ~Allocation();
 
-  /// A command enqueued on `queue` with `event` reads or writes this buffer: the block may
-  /// not go to another user before it completes. Only pooled blocks need it (see is_pooled).
-  /// One event is kept per queue: a queue is in order, so its last command finishes after
-  /// its earlier ones; commands of different queues may finish in any order.
-  void note_use(const Module* module, const void* queue, void* event);
-  /// The kept events, for the pool when the buffer goes.
-  std::vector<Handle<ObjectKind::event>> take_uses();
+  /// A command was enqueued on `queue` that reads or writes this buffer: the block may not go
+  /// to another user before it completes. Only the queue is kept (retained the first time), no
+  /// event: when the buffer goes, the pool asks each queue for a marker covering everything
+  /// enqueued on it so far, which covers this buffer's last use there. Commands of different
+  /// queues may finish in any order, hence one marker per queue. Only pooled blocks need it.
+  void note_use(const Module* module, void* queue);
+  /// The queues that used the buffer, for the pool when the buffer goes.
+  std::vector<Handle<ObjectKind::queue>> take_queues();
   bool is_pooled() const noexcept { return block != nullptr; }
 
   std::shared_ptr<MemoryPool> pool;  ///< keeps the pool (and its slabs) alive
@@ -36,12 +37,12 @@ struct Allocation {
   std::size_t bytes;
 
   std::mutex use_mutex;
-  /// Under use_mutex: the last command of each queue that used the buffer.
-  std::vector<std::pair<const void*, Handle<ObjectKind::event>>> last_uses;
+  /// Under use_mutex: every queue that used the buffer (usually one).
+  std::vector<Handle<ObjectKind::queue>> used_on;
 };
 
-/// Tells the allocation of each pooled buffer that the command of `event` uses it. Cheap
-/// when none is pooled: one pointer test per buffer.
+/// Whether the allocation of `buffer` must be told of the commands that use it. Cheap when it
+/// is not pooled: one pointer test.
 inline bool touches_pool(const BufferCore& buffer) noexcept {
   return buffer.allocation != nullptr && buffer.allocation->is_pooled();
 }

@@ -49,11 +49,10 @@ enum class AllocatorKind { caching, direct };
 
 class MemoryPool : public std::enable_shared_from_this<MemoryPool> {
  public:
-  /// Requests up to this size share 2 MiB slabs; larger ones get segments of their own kind.
+  /// Requests up to this size share 2 MiB slabs; larger ones get a segment of their own,
+  /// rounded up to 2 MiB (docs/memory.md says why there is no 20 MiB mid-size segment).
   static constexpr std::size_t kSmallRequest = std::size_t{1} << 20;
   static constexpr std::size_t kSmallSegment = std::size_t{2} << 20;
-  static constexpr std::size_t kMidRequest = std::size_t{10} << 20;
-  static constexpr std::size_t kMidSegment = std::size_t{20} << 20;
   static constexpr std::size_t kMinBlock = 512;
 
   MemoryPool(const DeviceRecord* device, Handle<ObjectKind::context> context, AllocatorKind kind,
