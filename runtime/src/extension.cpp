@@ -92,6 +92,7 @@ Event map_async(Queue& queue, const BufferCore& buffer, std::size_t bytes, std::
   const detail::Module& module = context.module();
   pointer = nullptr;
   xgpu_event event = nullptr;
+  detail::before_command(buffer, module, queue.raw());
   detail::check(module,
                 module.table->buffer_map(raw_queue(queue), raw_buffer(buffer), access, 0, bytes,
                                          &pointer, nullptr, &event),
@@ -106,6 +107,7 @@ Event unmap_async(Queue& queue, const BufferCore& buffer, void* pointer) {
   const ContextState& context = checked(queue, buffer, kOperation);
   const detail::Module& module = context.module();
   xgpu_event event = nullptr;
+  detail::before_command(buffer, module, queue.raw());
   detail::check(
       module,
       module.table->buffer_unmap(raw_queue(queue), raw_buffer(buffer), pointer, nullptr, &event),
@@ -164,6 +166,8 @@ Event vendor_gemm(Queue& queue, const VendorGemm& call, const BufferCore& a, con
   raw.ldb = call.ldb;
   raw.ldc = call.ldc;
   xgpu_event event = nullptr;
+  for (const BufferCore* buffer : {&a, &b, &c})
+    detail::before_command(*buffer, module, queue.raw());
   const xgpu_status status = module.table->blas_gemm(raw_queue(queue), &raw, nullptr, &event);
   if (status == XGPU_STATUS_UNSUPPORTED)
     throw Error(Errc::unsupported,

@@ -259,6 +259,14 @@ bool any_pooled(const detail::KernelArg* args, std::size_t count) noexcept {
   return false;
 }
 
+// Before the launch: a buffer whose block came from a user that may still run is ordered after it.
+void before_pooled_launch(const detail::KernelArg* args, std::size_t count,
+                          const detail::Module& module, void* queue) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (args[i].buffer != nullptr) detail::before_command(*args[i].buffer, module, queue);
+  }
+}
+
 void note_pooled_use(const detail::KernelArg* args, std::size_t count, const detail::Module& module,
                      void* queue) {
   for (std::size_t i = 0; i < count; ++i) {
@@ -328,6 +336,7 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
     // driver is asked for one only when the caller keeps it. A pooled buffer needs none: its
     // allocation notes the queue, and asks it for a marker when the buffer goes.
     pooled = any_pooled(args, count);
+    if (pooled) before_pooled_launch(args, count, module, handle_.get());
     traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
     raw.event = keep_event || new_variant || traced_at >= 0 ? &event : nullptr;
     const auto arg_count = static_cast<std::uint32_t>(count);

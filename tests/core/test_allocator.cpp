@@ -254,7 +254,7 @@ TEST_CASE("a block freed while a kernel writes it is not handed out early", "[me
       const std::size_t n = 256;
       // Submitted: the launch gives no Event, and the pool asks for none: the queue noted is
       // all it has (its marker when the buffer goes).
-      for (const auto [other_used_it_after, submitted] :
+      for (const auto& [other_used_it_after, submitted] :
            {std::pair{false, false}, std::pair{true, false}, std::pair{false, true}}) {
         INFO("a finished fill on another queue after the kernel: " << other_used_it_after);
         INFO("launched by submit, no Event: " << submitted);
@@ -275,15 +275,17 @@ TEST_CASE("a block freed while a kernel writes it is not handed out early", "[me
             other.finish();
           }
         }  // freed while the kernel runs
+        // When only `writer` used it, the block is handed out at once (this thread's last
+        // queue was `writer`); then `other` must wait for the kernel before writing it.
         xgpu::Buffer<int> fresh = context.alloc<int>(n);
         // The kernel must still be running for this test to say anything.
         REQUIRE(running.status() != xgpu::EventStatus::complete);
-        if (!direct_allocator()) {
-          CHECK(xgpu::opencl::buffer(fresh) != freed_handle);  // not the cached view of that block
-        }
         other.write(fresh, std::vector<int>(n, 2));
         running.wait();
         CHECK(other.read(fresh) == std::vector<int>(n, 2));
+        if (!direct_allocator()) {
+          CHECK((xgpu::opencl::buffer(fresh) == freed_handle) == !other_used_it_after);
+        }
         // Once the kernel is done, the block is free again: the same size reuses it.
         fresh = xgpu::Buffer<int>();
         if (!direct_allocator()) {
@@ -291,6 +293,60 @@ TEST_CASE("a block freed while a kernel writes it is not handed out early", "[me
           xgpu::Buffer<int> reused_too = context.alloc<int>(n);
           CHECK((xgpu::opencl::buffer(reused) == freed_handle ||
                  xgpu::opencl::buffer(reused_too) == freed_handle));
+        }
+      }
+    }
+  }
+  if (xgpu_test::count_implementation("pocl") > 0) {
+    CHECK(devices_checked > 0);
+  }
+}
+
+// Reuse at once (docs/memory.md): a block freed while its queue still runs a kernel on it goes
+// to the next request of this thread, whose last queue it was; that queue's commands come after
+// the kernel's, and a native handle waits for the kernel.
+TEST_CASE("a block freed on a busy queue is reused at once, after its commands", "[memory]") {
+  if (direct_allocator()) {
+    SUCCEED("XGPU_ALLOCATOR=direct: no pool");
+    return;
+  }
+  const char* source = R"(
+    kernel void slow_fill(global int* out, int rounds) {
+      int i = (int)get_global_id(0);
+      uint x = (uint)i;
+      for (int r = 0; r < rounds; ++r) x = x * 1103515245u + 12345u;
+      out[i] = (x == 42u) ? 3 : 1;
+    })";
+  std::size_t devices_checked = 0;
+  for (const xgpu::Device& device : xgpu::devices()) {
+    if (!xgpu_test::is_pocl(device)) continue;  // Oclgrind would take minutes over this kernel
+    DYNAMIC_SECTION(device.describe()) {
+      ++devices_checked;
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Kernel slow = context.build({"slow_fill.cl", source}).kernel("slow_fill");
+      const std::size_t n = 256;
+      for (const bool through_native_handle : {false, true}) {
+        INFO("the new buffer's first use is its native handle: " << through_native_handle);
+        xgpu::Event running;
+        cl_mem freed_handle = nullptr;
+        {
+          xgpu::Buffer<int> doomed = context.alloc<int>(n);
+          freed_handle = xgpu::opencl::buffer(doomed);
+          running = queue.launch(slow, xgpu::Range{n}, doomed, 3000000);
+          queue.flush();
+        }
+        const std::uint64_t reserved = context.memory_stats().reserved;
+        xgpu::Buffer<int> fresh = context.alloc<int>(n);
+        REQUIRE(running.status() != xgpu::EventStatus::complete);
+        CHECK(context.memory_stats().reserved == reserved);  // no new memory
+        if (through_native_handle) {
+          CHECK(xgpu::opencl::buffer(fresh) == freed_handle);
+          CHECK(running.status() == xgpu::EventStatus::complete);
+        } else {
+          queue.write(fresh, std::vector<int>(n, 2));  // in order: after the kernel
+          CHECK(queue.read(fresh) == std::vector<int>(n, 2));
+          CHECK(xgpu::opencl::buffer(fresh) == freed_handle);
         }
       }
     }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../registry.hpp"
+#include "allocation.hpp"
 #include "xgpu/buffer.hpp"
 #include "xgpu/handle.hpp"
 #include "xgpu/memory.hpp"
@@ -33,8 +34,8 @@ struct Block {
   Handle<ObjectKind::buffer> view;
   std::size_t view_bytes = 0;
   std::uint32_t view_flags = 0;
-  /// For State::pending: the last command of each queue that used it.
-  std::vector<Handle<ObjectKind::event>> pending_on;
+  /// For State::pending: each queue that used it, with its marker at the free.
+  std::vector<QueueUse> pending_on;
 };
 
 /// One driver buffer the pool carves blocks from.
@@ -75,6 +76,8 @@ class MemoryPool : public std::enable_shared_from_this<MemoryPool> {
   Handle<ObjectKind::buffer> driver_buffer(std::size_t bytes, std::uint32_t flags,
                                            xgpu_status& status);
   Block* take_block(std::size_t rounded, bool small);
+  Block* take_pending_of_queue(std::size_t rounded, std::size_t largest, bool small,
+                               const void* queue, std::vector<QueueUse>& uses);
   Block* grow(std::size_t request, std::size_t rounded, bool small);
   Block* new_segment(std::size_t segment_size, bool small, xgpu_status& status);
   void split(Block& block, std::size_t rounded, bool small);
