@@ -77,19 +77,22 @@ class TranslationError : public std::runtime_error {
 
 /// Translates one OpenCL C program (includes already expanded by the core; `#line` markers
 /// are kept, so NVRTC's log names the original files). `opencl_options` are the build
-/// options: their -D definitions are used to size by-value parameters whose type is a macro.
+/// options: their -D and -U become #define / #undef lines after the prelude (NVRTC would
+/// apply them to its built-in headers too), and size by-value parameters whose type is a
+/// macro; conditionals (#ifdef ...) decide which kernels are listed.
 /// Kernels whose name is made by token pasting inside a macro are translated but have no
 /// signature (the module may ask the driver instead).
 /// Throws TranslationError naming the feature and the line for what the prelude lacks.
 Translation translate_opencl_c(std::string_view source, std::string_view file_name,
                                std::string_view opencl_options = {});
 
-/// OpenCL build options to NVRTC options: -D/-U/-I kept, -cl-fast-relaxed-math maps to
-/// --use_fast_math (the only way to get it), -cl-mad-enable to --fmad=true, other accepted
-/// -cl-* flags are dropped (see opencl_to_cuda.cpp for why each), an unknown -cl-* flag or
-/// any other unknown option throws TranslationError (line 0) naming it. Adds
-/// --gpu-architecture=compute_XY (PTX for the device's compute capability), -std=c++17,
-/// --fmad=false unless mad was asked for (OpenCL's default accuracy), and -default-device.
+/// OpenCL build options to NVRTC options: -I kept, -D/-U skipped (translate_opencl_c
+/// writes them into the source), -cl-fast-relaxed-math (and
+/// -cl-unsafe-math-optimizations) map to --use_fast_math, the only way to get it; the other
+/// accepted -cl-* flags are mapped or dropped (nvrtc_options.cpp says why for each); an
+/// unknown -cl-* flag or any other unknown option throws TranslationError (line 0) naming
+/// it. Adds --gpu-architecture=compute_XY, -std=c++17 and -default-device (OpenCL helper
+/// functions carry no __device__).
 std::vector<std::string> nvrtc_options(std::string_view opencl_options, int cc_major, int cc_minor);
 
 }  // namespace xgpu_cuda
