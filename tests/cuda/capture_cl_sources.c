@@ -111,6 +111,11 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint cou
   static Real real;
   if (real == NULL) real = (Real)dlsym(RTLD_NEXT, "clCompileProgram");
   note_options(program, options);
+  /* Compiled to be linked with other programs: the test compiles it relocatable. */
+  pthread_mutex_lock(&lock);
+  const int number = number_of(program);
+  pthread_mutex_unlock(&lock);
+  if (number >= 0) write_file(number, "mode", "compile", 7);
   const cl_int status = real(program, count, devices, options, headers, header_programs,
                              header_names, notify, user_data);
   /* Headers are programs of their own; the test cannot give them to NVRTC by name. */

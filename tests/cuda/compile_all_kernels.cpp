@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "nvrtc_library.hpp"
@@ -32,6 +34,7 @@ struct Program {
   std::string name;     // for messages: "kernels/sort.cl -DXGPU_T=int" or "conform/00012.cl"
   std::string source;   // includes expanded
   std::string options;  // OpenCL build options
+  bool relocatable = false;  // clCompileProgram'd, to be linked: may call other programs
 };
 
 std::string read_file(const fs::path& path) {
@@ -87,10 +90,12 @@ std::string find_ptxas() {
 }
 
 // Runs ptxas on `ptx`; empty when it assembled, else its output.
-std::string assemble(const std::string& ptxas, const std::string& ptx, int arch, const fs::path& scratch) {
+std::string assemble(const std::string& ptxas, const std::string& ptx, int arch, const fs::path& scratch,
+                     bool relocatable) {
   const fs::path input = scratch / "program.ptx", log = scratch / "ptxas.log";
   std::ofstream(input, std::ios::binary) << ptx;
-  const std::string command = "'" + ptxas + "' -arch=sm_" + std::to_string(arch) + " '" +
+  const std::string command = "'" + ptxas + "' " + (relocatable ? "-c " : "") + "-arch=sm_" +
+                              std::to_string(arch) + " '" +
                               input.string() + "' -o /dev/null > '" + log.string() + "' 2>&1";
   if (std::system(command.c_str()) == 0) return {};
   const std::string output = read_file(log);
@@ -176,11 +181,81 @@ std::vector<Program> gather(const Options& o) {
         ++left_out;
         continue;
       }
-      programs.push_back({file.string(), read_file(file), fs::exists(options) ? read_file(options) : ""});
+      fs::path mode = file;
+      mode.replace_extension(".mode");
+      programs.push_back({file.string(), read_file(file), fs::exists(options) ? read_file(options) : "",
+                          fs::exists(mode)});
     }
   }
   for (const fs::path& file : o.sources) programs.push_back({file.string(), read_file(file), ""});
   return programs;
+}
+
+struct Outcome {
+  enum Kind { compiled, refused, failed } kind = failed;
+  std::string text;  // what to print
+  std::size_t kernels = 0;
+};
+
+// Translates, compiles for each architecture and assembles one program.
+Outcome compile_one(const Program& program, const Options& options,
+                    const xgpu_cuda::NvrtcLibrary& nvrtc, const std::string& ptxas,
+                    const std::vector<std::string>& allowed_refusals, const fs::path& scratch) {
+  Outcome outcome;
+  std::ostringstream out;
+  xgpu_cuda::Translation translation;
+  try {
+    translation = xgpu_cuda::translate_opencl_c(program.source, "program.cl", program.options);
+  } catch (const xgpu_cuda::TranslationError& e) {
+    bool expected = false;
+    for (const std::string& allowed : allowed_refusals)
+      expected = expected || e.message().find(allowed) != std::string::npos;
+    out << (expected ? "refused (expected): " : "FAIL refused: ") << program.name << ": " << e.what() << "\n";
+    outcome.kind = expected ? Outcome::refused : Outcome::failed;
+    outcome.text = out.str();
+    return outcome;
+  }
+  for (int arch : options.archs) {
+    std::vector<std::string> nvrtc_options;
+    try {
+      nvrtc_options = xgpu_cuda::nvrtc_options(program.options, arch / 10, arch % 10);
+      if (program.relocatable) nvrtc_options.push_back("-rdc=true");
+    } catch (const xgpu_cuda::TranslationError& e) {
+      out << "FAIL options: " << program.name << ": " << e.what() << "\n";
+      outcome.text = out.str();
+      return outcome;
+    }
+    const xgpu_cuda::PtxResult ptx =
+        xgpu_cuda::compile_to_ptx(nvrtc, translation.cuda_source, "program.cu", nvrtc_options);
+    if (!ptx.ok) {
+      out << "FAIL nvrtc sm_" << arch << ": " << program.name << ": " << ptx.error << "\n"
+          << ptx.log.substr(0, 4000) << "\n";
+      if (options.verbose) std::ofstream("failed.cu") << translation.cuda_source;
+      outcome.text = out.str();
+      return outcome;
+    }
+    // Each kernel must be an entry point of the PTX (a __global__ function), not a device
+    // function: a prelude macro that emptied CUDA's own __global__ once made them so.
+    std::string missing;
+    for (const xgpu_cuda::KernelSignature& k : translation.kernels)
+      if (ptx.ptx.find(".entry " + k.name + "(") == std::string::npos) missing += " " + k.name;
+    if (!missing.empty()) {
+      out << "FAIL sm_" << arch << ": " << program.name << ": no PTX entry point for" << missing << "\n";
+      outcome.text = out.str();
+      return outcome;
+    }
+    const std::string assembled = assemble(ptxas, ptx.ptx, arch, scratch, program.relocatable);
+    if (!assembled.empty()) {
+      out << "FAIL ptxas sm_" << arch << ": " << program.name << ": " << assembled << "\n";
+      outcome.text = out.str();
+      return outcome;
+    }
+  }
+  if (options.verbose) out << "ok: " << program.name << "\n";
+  outcome.kind = Outcome::compiled;
+  outcome.kernels = translation.kernels.size();
+  outcome.text = out.str();
+  return outcome;
 }
 
 }  // namespace
@@ -217,66 +292,30 @@ int main(int argc, char** argv) {
     std::cout << "FAIL: no program to compile (check the --kernels / --captured folders)\n";
     return 1;
   }
+  // Programs are compiled on every core (NVRTC compiles separate programs concurrently);
+  // what each printed is shown in program order.
+  const unsigned workers = std::max(2u, std::thread::hardware_concurrency());
+  std::vector<Outcome> outcomes(programs.size());
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> threads;
   const fs::path scratch = fs::temp_directory_path() / ("xgpu-nvrtc-" + std::to_string(::getpid()));
-  fs::create_directories(scratch);
+  for (unsigned w = 0; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      const fs::path mine = scratch / std::to_string(w);
+      fs::create_directories(mine);
+      for (std::size_t i; (i = next++) < programs.size();)
+        outcomes[i] = compile_one(programs[i], options, nvrtc, ptxas, allowed_refusals, mine);
+    });
+  }
+  for (std::thread& t : threads) t.join();
   int failed = 0, refused = 0, compiled = 0;
   std::size_t kernels = 0;
-  for (const Program& program : programs) {
-    xgpu_cuda::Translation translation;
-    std::vector<std::string> nvrtc_options;
-    try {
-      translation = xgpu_cuda::translate_opencl_c(program.source, "program.cl", program.options);
-    } catch (const xgpu_cuda::TranslationError& e) {
-      bool expected = false;
-      for (const std::string& allowed : allowed_refusals)
-        expected = expected || e.message().find(allowed) != std::string::npos;
-      std::cout << (expected ? "refused (expected): " : "FAIL refused: ") << program.name << ": "
-                << e.what() << "\n";
-      (expected ? refused : failed) += 1;
-      continue;
-    }
-    bool ok = true;
-    for (int arch : options.archs) {
-      try {
-        nvrtc_options = xgpu_cuda::nvrtc_options(program.options, arch / 10, arch % 10);
-      } catch (const xgpu_cuda::TranslationError& e) {
-        std::cout << "FAIL options: " << program.name << ": " << e.what() << "\n";
-        ok = false;
-        break;
-      }
-      const xgpu_cuda::PtxResult ptx =
-          xgpu_cuda::compile_to_ptx(nvrtc, translation.cuda_source, "program.cu", nvrtc_options);
-      if (!ptx.ok) {
-        std::cout << "FAIL nvrtc sm_" << arch << ": " << program.name << ": " << ptx.error << "\n"
-                  << ptx.log.substr(0, 4000) << "\n";
-        if (options.verbose) std::ofstream("failed.cu") << translation.cuda_source;
-        ok = false;
-        break;
-      }
-      // Each kernel must be an entry point of the PTX (a __global__ function), not a device
-      // function: a prelude macro that emptied CUDA's own __global__ once made them so.
-      std::string missing;
-      for (const xgpu_cuda::KernelSignature& k : translation.kernels)
-        if (ptx.ptx.find(".entry " + k.name + "(") == std::string::npos) missing += " " + k.name;
-      if (!missing.empty()) {
-        std::cout << "FAIL sm_" << arch << ": " << program.name << ": no PTX entry point for" << missing << "\n";
-        ok = false;
-        break;
-      }
-      const std::string assembled = assemble(ptxas, ptx.ptx, arch, scratch);
-      if (!assembled.empty()) {
-        std::cout << "FAIL ptxas sm_" << arch << ": " << program.name << ": " << assembled << "\n";
-        ok = false;
-        break;
-      }
-    }
-    if (!ok) {
-      ++failed;
-      continue;
-    }
-    ++compiled;
-    kernels += translation.kernels.size();
-    if (options.verbose) std::cout << "ok: " << program.name << "\n";
+  for (const Outcome& o : outcomes) {
+    std::cout << o.text;
+    failed += o.kind == Outcome::failed;
+    refused += o.kind == Outcome::refused;
+    compiled += o.kind == Outcome::compiled;
+    kernels += o.kernels;
   }
   fs::remove_all(scratch);
   std::cout << programs.size() << " programs: " << compiled << " compiled for";

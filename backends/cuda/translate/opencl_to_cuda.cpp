@@ -70,6 +70,7 @@ class Translator {
     rewrite_address_spaces();
     rewrite_vector_literals();
     rewrite_swizzles();
+    rewrite_vec_step_of_types();
     rewrite_kernels();  // last: it inserts text after tokens that the others matched
     Translation result;
     result.cuda_source = prelude_text();
@@ -244,6 +245,17 @@ class Translator {
       out_[i] = "";
       out_[i + 2] = "";
     }
+  }
+
+  // vec_step(float3) names a type, which the prelude's decltype-based macro cannot take.
+  void rewrite_vec_step_of_types() {
+    static const std::regex type("(u?char|u?short|u?int|u?long|float|double|half|bool)(2|3|4|8|16)?");
+    for (std::size_t i = 0; i + 3 < t_.size(); ++i)
+      if (is(i, "vec_step") && is(i + 1, "(") && ident(i + 2) && is(i + 3, ")") &&
+          std::regex_match(t_[i + 2].text, type)) {
+        out_[i] = "xcl_vec_step<" + t_[i + 2].text + ">::value";
+        out_[i + 1] = out_[i + 2] = out_[i + 3] = "";
+      }
   }
 
   void rewrite_swizzles() {

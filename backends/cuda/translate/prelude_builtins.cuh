@@ -60,17 +60,17 @@ template <class T> struct xcl_atomic_word { typedef T type; };
 template <> struct xcl_atomic_word<long> { typedef unsigned long long type; };
 template <> struct xcl_atomic_word<ulong> { typedef unsigned long long type; };
 #define XCL_WORD(p) ((typename xcl_atomic_word<T>::type*)(p))
+// atom_*: the cl_khr_*_atomics names of the same functions (64-bit ones included).
 #define XCL_ATOMIC2(name, cuda)                                                          \
-  template <class T> __device__ T name(volatile T* p, T v) {                             \
+  template <class T> __device__ T atomic_##name(volatile T* p, T v) {                    \
     return (T)cuda(XCL_WORD(p), (typename xcl_atomic_word<T>::type)v);                  \
   }                                                                                      \
-  template <class T> __device__ T atom_##name(volatile T* p, T v) { return name(p, v); }
-#define atom_atomic_add atom_add
-XCL_ATOMIC2(atomic_add, atomicAdd)
-XCL_ATOMIC2(atomic_xchg, atomicExch)
-XCL_ATOMIC2(atomic_and, atomicAnd)
-XCL_ATOMIC2(atomic_or, atomicOr)
-XCL_ATOMIC2(atomic_xor, atomicXor)
+  template <class T> __device__ T atom_##name(volatile T* p, T v) { return atomic_##name(p, v); }
+XCL_ATOMIC2(add, atomicAdd)
+XCL_ATOMIC2(xchg, atomicExch)
+XCL_ATOMIC2(and, atomicAnd)
+XCL_ATOMIC2(or, atomicOr)
+XCL_ATOMIC2(xor, atomicXor)
 template <class T> __device__ T atomic_sub(volatile T* p, T v) { return atomic_add(p, (T)(0 - v)); }
 template <class T> __device__ T atomic_inc(volatile T* p) { return atomic_add(p, (T)1); }
 template <class T> __device__ T atomic_dec(volatile T* p) { return atomic_sub(p, (T)1); }
@@ -96,13 +96,20 @@ __device__ inline float atomic_xchg(volatile float* p, float v) { return atomicE
 #define atom_cmpxchg atomic_cmpxchg
 
 // ---- reinterpretation: as_T -------------------------------------------------------------
+template <class T, int K>
+__device__ xcl_vec<T, K> xcl_value(const xcl_swizzle<T, K>& s) { return s; }
+template <class S>
+__device__ const S& xcl_value(const S& s) { return s; }
 template <class D, class S>
-__device__ D xcl_as(const S& s) {
+__device__ D xcl_bits(const S& s) {
   static_assert(sizeof(D) == sizeof(S), "as_<type>: the sizes differ");
   D d;
   memcpy(&d, &s, sizeof(D));
   return d;
 }
+// A swizzle is reinterpreted as the vector it reads as.
+template <class D, class S>
+__device__ D xcl_as(const S& s) { return xcl_bits<D>(xcl_value(s)); }
 #define XCL_AS(name) template <class S> __device__ name as_##name(const S& s) { return xcl_as<name>(s); }
 #define XCL_AS_ALL(name) XCL_AS(name) XCL_AS(name##2) XCL_AS(name##3) XCL_AS(name##4) XCL_AS(name##8) XCL_AS(name##16)
 XCL_AS_ALL(char) XCL_AS_ALL(uchar) XCL_AS_ALL(short) XCL_AS_ALL(ushort) XCL_AS_ALL(int)

@@ -182,6 +182,9 @@ XCL_CONVERT_TYPE(char) XCL_CONVERT_TYPE(uchar) XCL_CONVERT_TYPE(short) XCL_CONVE
 XCL_CONVERT_TYPE(int) XCL_CONVERT_TYPE(uint) XCL_CONVERT_TYPE(long) XCL_CONVERT_TYPE(ulong)
 XCL_CONVERT_TYPE(float) XCL_CONVERT_TYPE(double) XCL_CONVERT_TYPE(half)
 
+// Scalar-only templates step aside for vectors and swizzles (which would deduce T).
+#define XCL_SCALAR(T) class = typename xcl_enable_if<!xcl_is_vec<T>::value>::type
+
 // ---- component-wise lifting of scalar built-ins ---------------------------------------------
 // CUDA already has the scalar float and double overloads of the C names (sin, pow, fmin, ...);
 // these add the vector ones.
@@ -308,7 +311,7 @@ template <class T, int N> __device__ xcl_vec<T, N> mix(const xcl_vec<T, N>& x, c
 }
 XCL_LIFT3(mix)
 // clamp, for scalars (int and float alike) and vectors.
-template <class T> __device__ T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }
+template <class T, XCL_SCALAR(T)> __device__ T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }
 template <class T, int N> __device__ xcl_vec<T, N> clamp(const xcl_vec<T, N>& x, T lo, T hi) {
   return min(max(x, xcl_vec<T, N>(lo)), xcl_vec<T, N>(hi));
 }
@@ -385,8 +388,8 @@ XCL_RELATION(islessgreater, x < y || x > y)
 XCL_RELATION(isordered, x == x && y == y)
 XCL_RELATION(isunordered, x != x || y != y)
 // any / all: the most significant bit of each component.
-template <class T> __device__ int any(T x) { return x < 0; }
-template <class T> __device__ int all(T x) { return x < 0; }
+template <class T, XCL_SCALAR(T)> __device__ int any(T x) { return x < 0; }
+template <class T, XCL_SCALAR(T)> __device__ int all(T x) { return x < 0; }
 template <class T, int N> __device__ int any(const xcl_vec<T, N>& v) {
   for (int i = 0; i < N; ++i) if (v[i] < 0) return 1;
   return 0;
@@ -396,16 +399,22 @@ template <class T, int N> __device__ int all(const xcl_vec<T, N>& v) {
   return 1;
 }
 // select(a, b, c): scalar c: c ? b : a; vector c: its most significant bit per component.
-template <class T, class C> __device__ T select(T a, T b, C c) { return c ? b : a; }
+template <class T, class C, XCL_SCALAR(T)> __device__ T select(T a, T b, C c) { return c ? b : a; }
 template <class T, int N, class C> __device__ xcl_vec<T, N> select(const xcl_vec<T, N>& a, const xcl_vec<T, N>& b, const xcl_vec<C, N>& c) {
   xcl_vec<T, N> r;
   for (int i = 0; i < N; ++i) r[i] = c[i] < 0 ? b[i] : a[i];
   return r;
 }
-template <class T> __device__ T bitselect(T a, T b, T c) {
+template <class T, XCL_SCALAR(T)> __device__ T bitselect(T a, T b, T c) {
   typedef typename xcl_atomic_word<decltype(xcl_as<typename xcl_mask<T>::type>(a))>::type W;
   W ra = xcl_as<W>(a), rb = xcl_as<W>(b), rc = xcl_as<W>(c);
   return xcl_as<T>((W)((ra & ~rc) | (rb & rc)));
+}
+
+template <class T, int N> __device__ xcl_vec<T, N> bitselect(const xcl_vec<T, N>& a, const xcl_vec<T, N>& b, const xcl_vec<T, N>& c) {
+  xcl_vec<T, N> r;
+  for (int i = 0; i < N; ++i) r[i] = bitselect(a[i], b[i], c[i]);
+  return r;
 }
 
 // ---- integer -----------------------------------------------------------------------------------
@@ -415,24 +424,24 @@ template <> struct xcl_unsigned<signed char> { typedef uchar type; };
 template <> struct xcl_unsigned<short> { typedef ushort type; };
 template <> struct xcl_unsigned<int> { typedef uint type; };
 template <> struct xcl_unsigned<long> { typedef ulong type; };
-template <class T> __device__ typename xcl_unsigned<T>::type xcl_abs(T x) {
+template <class T, XCL_SCALAR(T)> __device__ typename xcl_unsigned<T>::type xcl_abs(T x) {
   return x < 0 ? (typename xcl_unsigned<T>::type)(0 - (typename xcl_unsigned<T>::type)x) : (typename xcl_unsigned<T>::type)x;
 }
 __device__ inline float xcl_abs(float x) { return fabs(x); }
 __device__ inline double xcl_abs(double x) { return fabs(x); }
 #define abs xcl_abs
-template <class T> __device__ typename xcl_unsigned<T>::type abs_diff(T x, T y) {
+template <class T, XCL_SCALAR(T)> __device__ typename xcl_unsigned<T>::type abs_diff(T x, T y) {
   return x > y ? (typename xcl_unsigned<T>::type)x - (typename xcl_unsigned<T>::type)y
                : (typename xcl_unsigned<T>::type)y - (typename xcl_unsigned<T>::type)x;
 }
-template <class T> __device__ T add_sat(T x, T y) {
+template <class T, XCL_SCALAR(T)> __device__ T add_sat(T x, T y) {
   T r = (T)((typename xcl_unsigned<T>::type)x + (typename xcl_unsigned<T>::type)y);
   if ((T)-1 > 0) return r < x ? xcl_limits<T>::max() : r;
   if (y > 0 && r < x) return xcl_limits<T>::max();
   if (y < 0 && r > x) return xcl_limits<T>::min();
   return r;
 }
-template <class T> __device__ T sub_sat(T x, T y) {
+template <class T, XCL_SCALAR(T)> __device__ T sub_sat(T x, T y) {
   T r = (T)((typename xcl_unsigned<T>::type)x - (typename xcl_unsigned<T>::type)y);
   if ((T)-1 > 0) return r > x ? (T)0 : r;
   if (y < 0 && r < x) return xcl_limits<T>::max();
@@ -443,18 +452,32 @@ __device__ inline int mul_hi(int a, int b) { return __mulhi(a, b); }
 __device__ inline uint mul_hi(uint a, uint b) { return __umulhi(a, b); }
 __device__ inline long mul_hi(long a, long b) { return __mul64hi(a, b); }
 __device__ inline ulong mul_hi(ulong a, ulong b) { return __umul64hi(a, b); }
-template <class T> __device__ T mad_hi(T a, T b, T c) { return mul_hi(a, b) + c; }
-__device__ inline int mad_sat(int a, int b, int c) {
-  long r = (long)a * b + c;
-  return r > INT_MAX ? INT_MAX : r < INT_MIN ? INT_MIN : (int)r;
+template <class T, XCL_SCALAR(T)> __device__ T mad_hi(T a, T b, T c) { return mul_hi(a, b) + c; }
+// mad_sat: exact in 64 bits for the narrow types; for 64-bit ones the 128-bit product is
+// checked through its high half.
+template <class T, XCL_SCALAR(T)> __device__ T mad_sat(T a, T b, T c) {
+  if constexpr (sizeof(T) < 8) {
+    long long r = (long long)a * (long long)b + (long long)c;
+    return r > (long long)xcl_limits<T>::max() ? xcl_limits<T>::max()
+         : r < (long long)xcl_limits<T>::min() ? xcl_limits<T>::min() : (T)r;
+  } else if constexpr ((T)-1 > (T)0) {
+    unsigned long long hi = __umul64hi(a, b), lo = (unsigned long long)a * b, r = lo + c;
+    return (hi != 0 || r < lo) ? xcl_limits<T>::max() : (T)r;
+  } else {
+    long long hi = __mul64hi(a, b);
+    unsigned long long lo = (unsigned long long)a * (unsigned long long)b;
+    unsigned long long r = lo + (unsigned long long)c;
+    // Add c's sign extension and the carry to the high half.
+    hi += (c < 0 ? -1 : 0) + (r < lo ? 1 : 0);
+    if (hi == 0 && (long long)r >= 0) return (T)r;
+    if (hi == -1 && (long long)r < 0) return (T)r;
+    return hi < 0 ? xcl_limits<T>::min() : xcl_limits<T>::max();
+  }
 }
-__device__ inline uint mad_sat(uint a, uint b, uint c) {
-  ulong r = (ulong)a * b + c;
-  return r > UINT_MAX ? UINT_MAX : (uint)r;
-}
+XCL_LIFT3(mad_sat)
 __device__ inline int mul24(int a, int b) { return __mul24(a, b); }
 __device__ inline uint mul24(uint a, uint b) { return __umul24(a, b); }
-template <class T> __device__ T mad24(T a, T b, T c) { return mul24(a, b) + c; }
+template <class T, XCL_SCALAR(T)> __device__ T mad24(T a, T b, T c) { return mul24(a, b) + c; }
 __device__ inline int clz(int x) { return __clz(x); }
 __device__ inline uint clz(uint x) { return __clz((int)x); }
 __device__ inline long clz(long x) { return __clzll(x); }
@@ -467,14 +490,14 @@ __device__ inline int popcount(int x) { return __popc((uint)x); }
 __device__ inline uint popcount(uint x) { return __popc(x); }
 __device__ inline long popcount(long x) { return __popcll((unsigned long long)x); }
 __device__ inline ulong popcount(ulong x) { return __popcll(x); }
-template <class T> __device__ T rotate(T v, T n) {
+template <class T, XCL_SCALAR(T)> __device__ T rotate(T v, T n) {
   typedef typename xcl_unsigned<T>::type U;
   const int bits = sizeof(T) * 8;
   U u = (U)v, s = (U)n & (U)(bits - 1);
   return (T)(s == 0 ? u : (U)((u << s) | (u >> (bits - s))));
 }
-template <class T> __device__ T hadd(T x, T y) { return (x >> 1) + (y >> 1) + (x & y & 1); }
-template <class T> __device__ T rhadd(T x, T y) { return (x >> 1) + (y >> 1) + ((x | y) & 1); }
+template <class T, XCL_SCALAR(T)> __device__ T hadd(T x, T y) { return (x >> 1) + (y >> 1) + (x & y & 1); }
+template <class T, XCL_SCALAR(T)> __device__ T rhadd(T x, T y) { return (x >> 1) + (y >> 1) + ((x | y) & 1); }
 __device__ inline short upsample(char h, uchar l) { return (short)(((ushort)(uchar)h << 8) | l); }
 __device__ inline ushort upsample(uchar h, uchar l) { return (ushort)((h << 8) | l); }
 __device__ inline int upsample(short h, ushort l) { return (int)(((uint)(ushort)h << 16) | l); }
@@ -487,7 +510,13 @@ XCL_LIFT2(rhadd) XCL_LIFT1(clz) XCL_LIFT1(popcount) XCL_LIFT3(mad24) XCL_LIFT2(m
 // vec_step: the number of components (3-vectors: 4, as OpenCL defines).
 template <class T> struct xcl_vec_step { static constexpr int value = 1; };
 template <class T, int N> struct xcl_vec_step<xcl_vec<T, N>> { static constexpr int value = N == 3 ? 4 : N; };
-#define vec_step(x) (xcl_vec_step<decltype(x)>::value)
+template <class T> struct xcl_plain { typedef T type; };
+template <class T> struct xcl_plain<T&> { typedef typename xcl_plain<T>::type type; };
+template <class T> struct xcl_plain<const T> { typedef typename xcl_plain<T>::type type; };
+template <class T> struct xcl_plain<volatile T> { typedef typename xcl_plain<T>::type type; };
+template <class T, int K> struct xcl_vec_step<xcl_swizzle<T, K>> { static constexpr int value = K == 3 ? 4 : K; };
+// vec_step(<type>) is rewritten by the translation (a macro cannot take a type here).
+#define vec_step(x) (xcl_vec_step<typename xcl_plain<decltype(x)>::type>::value)
 
 // Vector math with pointer outputs and integer arguments (component-wise).
 template <class T, int N> __device__ xcl_vec<T, N> ldexp(const xcl_vec<T, N>& x, const xcl_vec<int, N>& e) {
