@@ -3,7 +3,7 @@
 # verdict is not this test's business (cli and conform tests judge it); that programs were
 # recorded is: an empty folder (the recorder not preloaded, or conform not running) fails.
 #   cmake -DXGPU=path/to/xgpu -DDIR=folder -P capture_conform.cmake
-file(REMOVE_RECURSE "${DIR}")
+file(REMOVE_RECURSE "${DIR}" "$ENV{XGPU_CACHE_DIR}")
 file(MAKE_DIRECTORY "${DIR}")
 execute_process(COMMAND "${XGPU}" conform --quick -d pocl --color=never
                 RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)

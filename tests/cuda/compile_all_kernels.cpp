@@ -31,9 +31,9 @@ namespace {
 constexpr int kSkip = 77;
 
 struct Program {
-  std::string name;     // for messages: "kernels/sort.cl -DXGPU_T=int" or "conform/00012.cl"
-  std::string source;   // includes expanded
-  std::string options;  // OpenCL build options
+  std::string name;          // for messages: "kernels/sort.cl -DXGPU_T=int" or "conform/00012.cl"
+  std::string source;        // includes expanded
+  std::string options;       // OpenCL build options
   bool relocatable = false;  // clCompileProgram'd, to be linked: may call other programs
 };
 
@@ -45,7 +45,8 @@ std::string read_file(const fs::path& path) {
 }
 
 // `#include "name"` from `dir`, each file once (the core does this for real builds).
-std::string expand_includes(const std::string& text, const fs::path& dir, std::set<std::string>& seen) {
+std::string expand_includes(const std::string& text, const fs::path& dir,
+                            std::set<std::string>& seen) {
   std::istringstream lines(text);
   std::string line, out;
   while (std::getline(lines, line)) {
@@ -90,13 +91,13 @@ std::string find_ptxas() {
 }
 
 // Runs ptxas on `ptx`; empty when it assembled, else its output.
-std::string assemble(const std::string& ptxas, const std::string& ptx, int arch, const fs::path& scratch,
-                     bool relocatable) {
+std::string assemble(const std::string& ptxas, const std::string& ptx, int arch,
+                     const fs::path& scratch, bool relocatable) {
   const fs::path input = scratch / "program.ptx", log = scratch / "ptxas.log";
   std::ofstream(input, std::ios::binary) << ptx;
   const std::string command = "'" + ptxas + "' " + (relocatable ? "-c " : "") + "-arch=sm_" +
-                              std::to_string(arch) + " '" +
-                              input.string() + "' -o /dev/null > '" + log.string() + "' 2>&1";
+                              std::to_string(arch) + " '" + input.string() + "' -o /dev/null > '" +
+                              log.string() + "' 2>&1";
   if (std::system(command.c_str()) == 0) return {};
   const std::string output = read_file(log);
   return output.empty() ? "ptxas failed" : output;
@@ -162,7 +163,8 @@ std::vector<Program> gather(const Options& o) {
       auto listed = o.file_types.find(file.filename().string());
       for (const std::string& type : listed != o.file_types.end() ? listed->second : o.types) {
         const std::string options = "-DXGPU_T=" + type + " -DXGPU_T_" + upper(type);
-        programs.push_back({"kernels/" + file.filename().string() + " " + options, source, options});
+        programs.push_back(
+            {"kernels/" + file.filename().string() + " " + options, source, options});
       }
     }
   }
@@ -183,8 +185,8 @@ std::vector<Program> gather(const Options& o) {
       }
       fs::path mode = file;
       mode.replace_extension(".mode");
-      programs.push_back({file.string(), read_file(file), fs::exists(options) ? read_file(options) : "",
-                          fs::exists(mode)});
+      programs.push_back({file.string(), read_file(file),
+                          fs::exists(options) ? read_file(options) : "", fs::exists(mode)});
     }
   }
   for (const fs::path& file : o.sources) programs.push_back({file.string(), read_file(file), ""});
@@ -210,7 +212,8 @@ Outcome compile_one(const Program& program, const Options& options,
     bool expected = false;
     for (const std::string& allowed : allowed_refusals)
       expected = expected || e.message().find(allowed) != std::string::npos;
-    out << (expected ? "refused (expected): " : "FAIL refused: ") << program.name << ": " << e.what() << "\n";
+    out << (expected ? "refused (expected): " : "FAIL refused: ") << program.name << ": "
+        << e.what() << "\n";
     outcome.kind = expected ? Outcome::refused : Outcome::failed;
     outcome.text = out.str();
     return outcome;
@@ -240,7 +243,8 @@ Outcome compile_one(const Program& program, const Options& options,
     for (const xgpu_cuda::KernelSignature& k : translation.kernels)
       if (ptx.ptx.find(".entry " + k.name + "(") == std::string::npos) missing += " " + k.name;
     if (!missing.empty()) {
-      out << "FAIL sm_" << arch << ": " << program.name << ": no PTX entry point for" << missing << "\n";
+      out << "FAIL sm_" << arch << ": " << program.name << ": no PTX entry point for" << missing
+          << "\n";
       outcome.text = out.str();
       return outcome;
     }
@@ -274,13 +278,15 @@ int main(int argc, char** argv) {
   }
   const std::vector<int> supported = nvrtc.supported_archs();
   for (int arch : options.archs) {
-    if (!supported.empty() && std::find(supported.begin(), supported.end(), arch) == supported.end()) {
+    if (!supported.empty() &&
+        std::find(supported.begin(), supported.end(), arch) == supported.end()) {
       std::cout << "SKIP: NVRTC " << nvrtc.version_text() << " (" << nvrtc.path
                 << ") cannot target sm_" << arch << "\n";
       return kSkip;
     }
   }
-  std::cout << "NVRTC " << nvrtc.version_text() << " (" << nvrtc.path << "), ptxas " << ptxas << "\n";
+  std::cout << "NVRTC " << nvrtc.version_text() << " (" << nvrtc.path << "), ptxas " << ptxas
+            << "\n";
 
   std::vector<std::string> allowed_refusals;
   if (!options.expected_refusals.empty())
@@ -320,8 +326,9 @@ int main(int argc, char** argv) {
   fs::remove_all(scratch);
   std::cout << programs.size() << " programs: " << compiled << " compiled for";
   for (int arch : options.archs) std::cout << " sm_" << arch;
-  std::cout << " and assembled (" << kernels << " kernel signatures), " << refused
-            << " refused as expected, " << failed << " failed; " << left_out
-            << " recorded programs left out (their OpenCL build failed too, or used header programs)\n";
+  std::cout
+      << " and assembled (" << kernels << " kernel signatures), " << refused
+      << " refused as expected, " << failed << " failed; " << left_out
+      << " recorded programs left out (their OpenCL build failed too, or used header programs)\n";
   return failed == 0 ? 0 : 1;
 }

@@ -7,18 +7,18 @@ namespace {
 
 const std::map<std::string, std::size_t>& scalar_sizes() {
   static const std::map<std::string, std::size_t> sizes = {
-      {"bool", 1},  {"char", 1},   {"uchar", 1}, {"short", 2},  {"ushort", 2},
-      {"int", 4},   {"uint", 4},   {"long", 8},  {"ulong", 8},  {"float", 4},
-      {"double", 8}, {"half", 2},  {"size_t", 8}, {"ptrdiff_t", 8}, {"intptr_t", 8},
-      {"uintptr_t", 8}};
+      {"bool", 1},   {"char", 1},      {"uchar", 1},    {"short", 2},    {"ushort", 2}, {"int", 4},
+      {"uint", 4},   {"long", 8},      {"ulong", 8},    {"float", 4},    {"double", 8}, {"half", 2},
+      {"size_t", 8}, {"ptrdiff_t", 8}, {"intptr_t", 8}, {"uintptr_t", 8}};
   return sizes;
 }
 
 const std::set<std::string>& qualifiers() {
   static const std::set<std::string> words = {
-      "__global", "global", "__local", "local", "__constant", "constant", "__private",
-      "private", "const", "volatile", "restrict", "__restrict", "__restrict__", "__read_only",
-      "read_only", "__write_only", "write_only", "__read_write", "read_write"};
+      "__global",     "global",     "__local",      "local",       "__constant",
+      "constant",     "__private",  "private",      "const",       "volatile",
+      "restrict",     "__restrict", "__restrict__", "__read_only", "read_only",
+      "__write_only", "write_only", "__read_write", "read_write"};
   return words;
 }
 
@@ -94,7 +94,8 @@ KernelParam parse_param(const std::vector<const Token*>& tokens, const MacroTabl
     }
     if (t == "__global" || t == "global") param.space = AddressSpace::global_, has_space = true;
     if (t == "__local" || t == "local") param.space = AddressSpace::local_, has_space = true;
-    if (t == "__constant" || t == "constant") param.space = AddressSpace::constant_, has_space = true;
+    if (t == "__constant" || t == "constant")
+      param.space = AddressSpace::constant_, has_space = true;
     if (t == "__private" || t == "private") param.space = AddressSpace::private_, has_space = true;
     type_words.push_back(t);
   }

@@ -13,8 +13,8 @@ NvrtcLibrary open_nvrtc() {
       "XGPU_NVRTC_LIBRARY",
       {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so.11.1",
        "libnvrtc.so.11.0", "/usr/local/cuda/lib64/libnvrtc.so", "libnvrtc.so"}};
-  xgpu::common::DynamicLibrary library =
-      xgpu::common::DynamicLibrary::open(spec, {"nvrtcCreateProgram", "nvrtcCompileProgram", "nvrtcGetPTX"});
+  xgpu::common::DynamicLibrary library = xgpu::common::DynamicLibrary::open(
+      spec, {"nvrtcCreateProgram", "nvrtcCompileProgram", "nvrtcGetPTX"});
   if (!library.loaded()) {
     nvrtc.why_not = library.why_not();
     return nvrtc;
@@ -94,7 +94,8 @@ PtxResult compile_to_ptx(const NvrtcLibrary& nvrtc, const std::string& cuda_sour
   if (compiled != 0) return failed("nvrtcCompileProgram", compiled);
   if ((status = nvrtc.get_ptx_size(program, &size)) != 0) return failed("nvrtcGetPTXSize", status);
   result.ptx.resize(size);
-  if ((status = nvrtc.get_ptx(program, result.ptx.data())) != 0) return failed("nvrtcGetPTX", status);
+  if ((status = nvrtc.get_ptx(program, result.ptx.data())) != 0)
+    return failed("nvrtcGetPTX", status);
   if (!result.ptx.empty() && result.ptx.back() == '\0') result.ptx.pop_back();
   result.ok = true;
   return result;

@@ -14,8 +14,10 @@ std::vector<std::string> split_words(std::string_view text) {
   char quote = 0;
   for (char c : text) {
     if (quote != 0) {
-      if (c == quote) quote = 0;
-      else word += c;
+      if (c == quote)
+        quote = 0;
+      else
+        word += c;
     } else if (c == '"' || c == '\'') {
       quote = c;
     } else if (c == ' ' || c == '\t' || c == '\n') {
@@ -56,7 +58,8 @@ const std::map<std::string, std::string>& cl_flags() {
 
 }  // namespace
 
-std::vector<std::string> nvrtc_options(std::string_view opencl_options, int cc_major, int cc_minor) {
+std::vector<std::string> nvrtc_options(std::string_view opencl_options, int cc_major,
+                                       int cc_minor) {
   std::vector<std::string> out = {
       "--gpu-architecture=compute_" + std::to_string(cc_major) + std::to_string(cc_minor),
       "-std=c++17",

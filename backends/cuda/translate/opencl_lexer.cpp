@@ -9,9 +9,8 @@ bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) ||
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // Punctuators of more than one character that the translation must see whole.
-const char* const kPuncts[] = {"##", "->", "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=",
-                               "&&", "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=",
-                               "|=", "^="};
+const char* const kPuncts[] = {"##", "->", "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&",
+                               "||", "++", "--",  "+=",  "-=", "*=", "/=", "%=", "&=", "|=", "^="};
 
 }  // namespace
 
@@ -74,13 +73,14 @@ Lexed lex_opencl(std::string_view s) {
       while (i < s.size() && ident_char(s[i])) ++i;
       t.kind = TokenKind::identifier;
     } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-               (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+               (c == '.' && i + 1 < s.size() &&
+                std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       // pp-number: digits, letters, dots, and signs after an exponent letter.
       ++i;
       while (i < s.size() &&
              (ident_char(s[i]) || s[i] == '.' ||
-              ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E' ||
-                                                s[i - 1] == 'p' || s[i - 1] == 'P'))))
+              ((s[i] == '+' || s[i] == '-') &&
+               (s[i - 1] == 'e' || s[i - 1] == 'E' || s[i - 1] == 'p' || s[i - 1] == 'P'))))
         ++i;
       t.kind = TokenKind::number;
     } else if (c == '"' || c == '\'') {

@@ -13,9 +13,9 @@ enum class TokenKind { identifier, number, punct, string, other };
 struct Token {
   TokenKind kind;
   std::string text;
-  std::string space_before;  ///< whitespace and comments before the token, kept verbatim
-  int line = 1;              ///< line in the translated text (after #line markers: see origin)
-  bool in_directive = false; ///< part of a preprocessor line (#define bodies included)
+  std::string space_before;   ///< whitespace and comments before the token, kept verbatim
+  int line = 1;               ///< line in the translated text (after #line markers: see origin)
+  bool in_directive = false;  ///< part of a preprocessor line (#define bodies included)
   bool starts_directive = false;
 };
 

@@ -32,9 +32,7 @@ const std::regex& vector_type_pattern() {
   return pattern;
 }
 
-int hex_digit(char c) {
-  return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
+int hex_digit(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
 
 // `.s01` -> `.sw<0,1>()`, `.lo` -> `.lo_()`; one component (`.x`, `.s3`) stays a member
 // (`.S3` is spelled `.s3`).
@@ -48,8 +46,7 @@ std::string swizzle_call(const std::string& name) {
   }
   if (index.size() == 1) return name[0] == 'S' ? "s" + name.substr(1) : name;
   std::string call = "sw<";
-  for (std::size_t i = 0; i < index.size(); ++i)
-    call += (i ? "," : "") + std::to_string(index[i]);
+  for (std::size_t i = 0; i < index.size(); ++i) call += (i ? "," : "") + std::to_string(index[i]);
   return call + ">()";
 }
 
@@ -89,7 +86,9 @@ class Translator {
   [[noreturn]] void fail(std::size_t i, const std::string& message) const {
     throw TranslationError(file_, i < t_.size() ? t_[i].line : 0, message);
   }
-  bool is(std::size_t i, std::string_view text) const { return i < t_.size() && t_[i].text == text; }
+  bool is(std::size_t i, std::string_view text) const {
+    return i < t_.size() && t_[i].text == text;
+  }
   bool ident(std::size_t i) const { return i < t_.size() && t_[i].kind == TokenKind::identifier; }
 
   // The closing token of the bracket at i.
@@ -106,10 +105,10 @@ class Translator {
 
   void read_option_macros(std::string_view options) {
     // What the prelude defines, for the conditionals (prelude_types.cuh).
-    for (const char* name : {"cl_khr_fp64", "cl_khr_global_int32_base_atomics",
-                             "cl_khr_local_int32_base_atomics", "cl_khr_int64_base_atomics",
-                             "__ENDIAN_LITTLE__", "CL_VERSION_1_0", "CL_VERSION_1_1",
-                             "CL_VERSION_1_2"})
+    for (const char* name :
+         {"cl_khr_fp64", "cl_khr_global_int32_base_atomics", "cl_khr_local_int32_base_atomics",
+          "cl_khr_int64_base_atomics", "__ENDIAN_LITTLE__", "CL_VERSION_1_0", "CL_VERSION_1_1",
+          "CL_VERSION_1_2"})
       macros_[name] = {"1"};
     macros_["__OPENCL_VERSION__"] = macros_["__OPENCL_C_VERSION__"] = {"120"};
     macros_["CL_VERSION_1_0"] = {"100"};
@@ -141,7 +140,8 @@ class Translator {
       if (d.rfind("-D", 0) != 0) continue;
       d = d.substr(2);
       const std::size_t eq = d.find('=');
-      const std::string name = d.substr(0, eq), value = eq == std::string::npos ? "1" : d.substr(eq + 1);
+      const std::string name = d.substr(0, eq),
+                        value = eq == std::string::npos ? "1" : d.substr(eq + 1);
       macros_[name] = {value};
       option_defines_ += "#define " + name + " " + value + "\n";
     }
@@ -152,7 +152,8 @@ class Translator {
   void collect_macros_and_fields() {
     active_ = active_tokens(t_, macros_);
     for (std::size_t i = 0; i + 2 < t_.size(); ++i) {
-      if ((is(i, "struct") || is(i, "union")) && (is(i + 1, "{") || (ident(i + 1) && is(i + 2, "{")))) {
+      if ((is(i, "struct") || is(i, "union")) &&
+          (is(i + 1, "{") || (ident(i + 1) && is(i + 2, "{")))) {
         const std::size_t open = is(i + 1, "{") ? i + 1 : i + 2;
         const std::size_t close = match(open);
         for (std::size_t k = open + 1; k < close; ++k)
@@ -166,7 +167,8 @@ class Translator {
     for (std::size_t i = 0; i < t_.size(); ++i) {
       if (!ident(i) || !active_[i]) continue;  // `#ifdef cl_khr_subgroups` blocks are fine
       const std::string feature = unsupported_feature(t_[i].text);
-      if (!feature.empty()) fail(i, feature + " is not supported by the CUDA module's OpenCL C prelude");
+      if (!feature.empty())
+        fail(i, feature + " is not supported by the CUDA module's OpenCL C prelude");
     }
   }
 
@@ -175,14 +177,15 @@ class Translator {
   void drop_opencl_pragmas() {
     for (std::size_t i = 0; i + 2 < t_.size(); ++i) {
       if (!(t_[i].starts_directive && is(i + 1, "pragma") && is(i + 2, "OPENCL"))) continue;
-      for (std::size_t k = i; k < t_.size() && t_[k].in_directive && (k == i || !t_[k].starts_directive); ++k)
+      for (std::size_t k = i;
+           k < t_.size() && t_[k].in_directive && (k == i || !t_[k].starts_directive); ++k)
         out_[k] = k == i ? "//" : "";
     }
   }
 
   // `global float* p` -> `__global float* p` (see prelude_types.cuh for why).
   void spell_qualifiers() {
-    static const std::set<std::string> plain = {"global", "local", "constant", "private",
+    static const std::set<std::string> plain = {"global",    "local",      "constant",  "private",
                                                 "read_only", "write_only", "read_write"};
     for (std::size_t i = 0; i < t_.size(); ++i)
       if (ident(i) && plain.count(t_[i].text) && !(i > 0 && (is(i - 1, ".") || is(i - 1, "->"))))
@@ -214,8 +217,7 @@ class Translator {
       if (s == ")") --parens;
       if (t_[i].in_directive || parens > 0) continue;
       if (s == "__local" && !declares_pointer(i)) out_[i] = "__shared__";
-      if (s == "__constant" && depth == 0 && !declares_pointer(i))
-        out_[i] = "__constant__ const";
+      if (s == "__constant" && depth == 0 && !declares_pointer(i)) out_[i] = "__constant__ const";
     }
   }
 
@@ -229,16 +231,18 @@ class Translator {
       if (!(is(i, "(") && ident(i + 1) && is(i + 2, ")") && is(i + 3, "("))) continue;
       if (i > 0) {
         const Token& before = t_[i - 1];
-        const bool call_or_index = (before.kind == TokenKind::identifier && before.text != "return" &&
-                                    before.text != "case") ||
+        const bool call_or_index = (before.kind == TokenKind::identifier &&
+                                    before.text != "return" && before.text != "case") ||
                                    before.text == ")" || before.text == "]";
         if (call_or_index) continue;
       }
       const std::size_t close = match(i + 3);
       bool comma = false;
       for (std::size_t k = i + 4; k < close; ++k) {
-        if (t_[k].text == "(" || t_[k].text == "[" || t_[k].text == "{") k = match(k);
-        else if (t_[k].text == ",") comma = true;
+        if (t_[k].text == "(" || t_[k].text == "[" || t_[k].text == "{")
+          k = match(k);
+        else if (t_[k].text == ",")
+          comma = true;
       }
       const bool vector_name = std::regex_match(t_[i + 1].text, vector_type_pattern());
       if (!comma && !vector_name) continue;
@@ -249,7 +253,8 @@ class Translator {
 
   // vec_step(float3) names a type, which the prelude's decltype-based macro cannot take.
   void rewrite_vec_step_of_types() {
-    static const std::regex type("(u?char|u?short|u?int|u?long|float|double|half|bool)(2|3|4|8|16)?");
+    static const std::regex type(
+        "(u?char|u?short|u?int|u?long|float|double|half|bool)(2|3|4|8|16)?");
     for (std::size_t i = 0; i + 3 < t_.size(); ++i)
       if (is(i, "vec_step") && is(i + 1, "(") && ident(i + 2) && is(i + 3, ")") &&
           std::regex_match(t_[i + 2].text, type)) {
@@ -311,7 +316,8 @@ class Translator {
           params.back().push_back(p);
         }
       }
-      if (params.size() == 1 && (params[0].empty() || (params[0].size() == 1 && is(params[0][0], "void")))) {
+      if (params.size() == 1 &&
+          (params[0].empty() || (params[0].size() == 1 && is(params[0][0], "void")))) {
         params.clear();
         for (std::size_t p = k + 1; p < close; ++p) out_[p] = "";
       }
@@ -331,11 +337,13 @@ class Translator {
         }
         signature.params.push_back(std::move(param));
       }
-      out_[close] = std::string(params.empty() ? "" : ", ") + "xgpu_cuda_launch_info xcl_launch_param)";
+      out_[close] =
+          std::string(params.empty() ? "" : ", ") + "xgpu_cuda_launch_info xcl_launch_param)";
       if (!is(close + 1, "{")) fail(close, "a kernel declared without a body");
       out_[close + 1] = "{ " + prologue;
       // A kernel inside a #define gets its signature where the macro is used (below).
-      if (!pasted && !t_[i].in_directive && active_[i]) kernels_.push_back({i, std::move(signature)});
+      if (!pasted && !t_[i].in_directive && active_[i])
+        kernels_.push_back({i, std::move(signature)});
       i = close + 1;
     }
   }
@@ -383,8 +391,10 @@ class Translator {
           args.back().push_back(&t_[k]);
         }
       }
-      std::vector<Token> expanded = expand(found->second.params, found->second.body, args, t_[i].line);
-      for (KernelSignature& signature : signatures_in(expanded)) kernels_.push_back({i, std::move(signature)});
+      std::vector<Token> expanded =
+          expand(found->second.params, found->second.body, args, t_[i].line);
+      for (KernelSignature& signature : signatures_in(expanded))
+        kernels_.push_back({i, std::move(signature)});
       i = close;
     }
   }
@@ -469,7 +479,8 @@ class Translator {
       if (!is(a, "reqd_work_group_size") || !is(a + 1, "(")) continue;
       std::string product = "(";
       const std::size_t close = match(a + 1);
-      for (std::size_t b = a + 2; b < close; ++b) product += is(b, ",") ? std::string(")*(") : t_[b].text + " ";
+      for (std::size_t b = a + 2; b < close; ++b)
+        product += is(b, ",") ? std::string(")*(") : t_[b].text + " ";
       return "__launch_bounds__(" + product + "))";
     }
     return {};

@@ -504,6 +504,23 @@ __device__ inline int upsample(short h, ushort l) { return (int)(((uint)(ushort)
 __device__ inline uint upsample(ushort h, ushort l) { return ((uint)h << 16) | l; }
 __device__ inline long upsample(int h, uint l) { return (long)(((ulong)(uint)h << 32) | l); }
 __device__ inline ulong upsample(uint h, uint l) { return ((ulong)h << 32) | l; }
+template <class T, int N>
+__device__ xcl_vec<typename xcl_unsigned<T>::type, N> abs_diff(const xcl_vec<T, N>& a, const xcl_vec<T, N>& b) {
+  xcl_vec<typename xcl_unsigned<T>::type, N> r;
+  for (int i = 0; i < N; ++i) r[i] = abs_diff(a[i], b[i]);
+  return r;
+}
+template <class T, int N>
+__device__ xcl_vec<typename xcl_unsigned<T>::type, N> xcl_abs(const xcl_vec<T, N>& a) {
+  xcl_vec<typename xcl_unsigned<T>::type, N> r;
+  for (int i = 0; i < N; ++i) r[i] = xcl_abs(a[i]);
+  return r;
+}
+// nan(code): a quiet NaN carrying `code` in its mantissa (CUDA's nan takes a string).
+__device__ inline float nan(uint code) { return __int_as_float(0x7fc00000 | (code & 0x3fffff)); }
+__device__ inline double nan(ulong code) {
+  return __longlong_as_double(0x7ff8000000000000LL | (long long)(code & 0x7ffffffffffffULL));
+}
 XCL_LIFT2(add_sat) XCL_LIFT2(sub_sat) XCL_LIFT2(mul_hi) XCL_LIFT2(rotate) XCL_LIFT2(hadd)
 XCL_LIFT2(rhadd) XCL_LIFT1(clz) XCL_LIFT1(popcount) XCL_LIFT3(mad24) XCL_LIFT2(mul24)
 

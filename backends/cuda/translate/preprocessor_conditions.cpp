@@ -40,14 +40,17 @@ class Condition {
   }
   void expand_into(const std::vector<std::string>& in, std::vector<std::string>& out, int depth) {
     for (const std::string& w : in) {
-      const bool name = !w.empty() && (std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_');
+      const bool name =
+          !w.empty() && (std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_');
       if (!name) {
         out.push_back(w);
         continue;
       }
       auto found = macros_.find(w);
-      if (found != macros_.end() && depth < 16) expand_into(found->second, out, depth + 1);
-      else out.push_back("0");  // an unknown name (or a runaway macro) is 0, as in C
+      if (found != macros_.end() && depth < 16)
+        expand_into(found->second, out, depth + 1);
+      else
+        out.push_back("0");  // an unknown name (or a runaway macro) is 0, as in C
     }
   }
 
@@ -98,35 +101,49 @@ class Condition {
   long long equality() {
     long long v = relation();
     for (;;) {
-      if (accept("==")) v = v == relation();
-      else if (accept("!=")) v = v != relation();
-      else return v;
+      if (accept("=="))
+        v = v == relation();
+      else if (accept("!="))
+        v = v != relation();
+      else
+        return v;
     }
   }
   long long relation() {
     long long v = shift();
     for (;;) {
-      if (accept("<=")) v = v <= shift();
-      else if (accept(">=")) v = v >= shift();
-      else if (accept("<")) v = v < shift();
-      else if (accept(">")) v = v > shift();
-      else return v;
+      if (accept("<="))
+        v = v <= shift();
+      else if (accept(">="))
+        v = v >= shift();
+      else if (accept("<"))
+        v = v < shift();
+      else if (accept(">"))
+        v = v > shift();
+      else
+        return v;
     }
   }
   long long shift() {
     long long v = additive();
     for (;;) {
-      if (accept("<<")) v <<= additive();
-      else if (accept(">>")) v >>= additive();
-      else return v;
+      if (accept("<<"))
+        v <<= additive();
+      else if (accept(">>"))
+        v >>= additive();
+      else
+        return v;
     }
   }
   long long additive() {
     long long v = multiplicative();
     for (;;) {
-      if (accept("+")) v += multiplicative();
-      else if (accept("-")) v -= multiplicative();
-      else return v;
+      if (accept("+"))
+        v += multiplicative();
+      else if (accept("-"))
+        v -= multiplicative();
+      else
+        return v;
     }
   }
   long long multiplicative() {
@@ -204,7 +221,8 @@ std::vector<bool> active_tokens(const std::vector<Token>& t, MacroTable& macros)
       stack.pop_back();
     } else if (now && word == "define" && i + 2 < end) {
       const std::size_t name = i + 2;
-      const bool function_like = name + 1 < end && t[name + 1].text == "(" && t[name + 1].space_before.empty();
+      const bool function_like =
+          name + 1 < end && t[name + 1].text == "(" && t[name + 1].space_before.empty();
       std::vector<std::string> body;
       if (!function_like)
         for (std::size_t k = name + 1; k < end; ++k) body.push_back(t[k].text);
