@@ -157,7 +157,11 @@ kernel void integers(global int* i, global uint* u, global long* l, global ulong
          ctz(l[1]) + popcount(l[1]) + upsample(a, p) + rotate(l[1], l[2]);
   ul[0] = mul_hi(ul[1], ul[2]) + mad_sat(ul[1], ul[2], ul[3]) + sub_sat(ul[1], ul[2]);
   s[0] = add_sat(s[1], s[2]) + mad_sat(s[1], s[2], s[3]) + upsample((char)c[0], c[1]);
-  c[0] = add_sat(c[1], c[2]) + sub_sat(c[1], c[2]) + abs_diff(c[1], c[2]) + rhadd(c[1], c[2]);
+  c[0] = add_sat(c[1], c[2]) + sub_sat(c[1], c[2]) + abs_diff(c[1], c[2]) + rhadd(c[1], c[2]) +
+         clz(c[1]) + ctz(c[2]) + popcount((char)c[3]) + mul_hi(c[1], c[2]);
+  s[1] = clz(s[2]) + ctz(s[3]) + popcount(s[4]) + mul_hi(s[2], s[3]);
+  uint4 shifted = vload4(0, u) << (uint4)(33u) >> 1u;
+  vstore4(select(shifted, shifted + 1u, shifted), 1, u);
   int4 v = vload4(0, i);
   vstore4(add_sat(v, v) + clz(v) + popcount(v) + rotate(v, v) + mul_hi(v, v) + abs_diff(v, v).x +
               mad24(v, v, v) + hadd(v, v) + mad_sat(v, v, v) + clamp(v, 0, 1),

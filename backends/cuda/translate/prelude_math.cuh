@@ -232,28 +232,40 @@ __device__ inline float atanpi(float x) { return atan(x) * 0.3183098861837906715
 __device__ inline double atanpi(double x) { return atan(x) / M_PI; }
 __device__ inline float atan2pi(float y, float x) { return atan2(y, x) * 0.318309886183790671538f; }
 __device__ inline double atan2pi(double y, double x) { return atan2(y, x) / M_PI; }
-__device__ inline float pown(float x, int n) { return pow(x, (float)n); }
+// pown and rootn in double: n converted to float would round above 2^24 (and flip the sign
+// of an odd power), and 1.0f / n is too inexact for rootn's 4 ulp over the whole range.
+__device__ inline float pown(float x, int n) { return (float)pow((double)x, (double)n); }
 __device__ inline double pown(double x, int n) { return pow(x, (double)n); }
-__device__ inline float powr(float x, float y) { return x < 0.0f ? NAN : pow(x, y); }
-__device__ inline double powr(double x, double y) { return x < 0.0 ? (double)NAN : pow(x, y); }
+// powr: pow for x >= 0 only, with the special cases OpenCL gives it (NaN where pow has 1).
+template <class F> __device__ F xcl_powr(F x, F y) {
+  if (x < 0 || x != x || y != y) return (F)NAN;
+  if (x == 0 && y == 0) return (F)NAN;
+  if (x == (F)INFINITY && y == 0) return (F)NAN;
+  if (x == 1 && (y == (F)INFINITY || y == -(F)INFINITY)) return (F)NAN;
+  return pow(x, y);
+}
+__device__ inline float powr(float x, float y) { return xcl_powr(x, y); }
+__device__ inline double powr(double x, double y) { return xcl_powr(x, y); }
 __device__ inline float rootn(float x, int n) {
   if (n == 0 || (x < 0.0f && (n & 1) == 0)) return NAN;
-  float r = pow(fabs(x), 1.0f / (float)n);
-  return x < 0.0f ? -r : r;
+  float r = (float)pow(fabs((double)x), 1.0 / (double)n);
+  return ::signbit(x) ? -r : r;  // -0 keeps its sign: rootn(-0, -3) is -inf
 }
 __device__ inline double rootn(double x, int n) {
   if (n == 0 || (x < 0.0 && (n & 1) == 0)) return NAN;
   double r = pow(fabs(x), 1.0 / (double)n);
-  return x < 0.0 ? -r : r;
+  return ::signbit(x) ? -r : r;
 }
 __device__ inline float fract(float x, float* ip) {
   float f = floor(x);
   *ip = f;
+  if (x != x) return x;
   return isinf(x) ? copysign(0.0f, x) : fmin(x - f, 0x1.fffffep-1f);
 }
 __device__ inline double fract(double x, double* ip) {
   double f = floor(x);
   *ip = f;
+  if (x != x) return x;
   return isinf(x) ? copysign(0.0, x) : fmin(x - f, 0x1.fffffffffffffp-1);
 }
 __device__ inline float mad(float a, float b, float c) { return a * b + c; }
@@ -275,10 +287,10 @@ __device__ inline double minmag(double x, double y) {
   return ax < ay ? x : ay < ax ? y : fmin(x, y);
 }
 __device__ inline float lgamma_r(float x, int* sign) {
+  // Gamma is negative on (-1, 0), (-3, -2), ...: where floor(x) is odd. Poles: unspecified.
   float r = lgamma(x);
-  *sign = (x > 0.0f || x != floor(x)) && (x > 0.0f || ((int)floor(x) & 1) != 0 || x > -1.0f) ? 1 : -1;
+  *sign = 1;
   if (x < 0.0f && x != floor(x)) *sign = (((long)floor(x)) & 1) ? -1 : 1;
-  if (x > 0.0f) *sign = 1;
   return r;
 }
 __device__ inline double lgamma_r(double x, int* sign) {
@@ -402,7 +414,8 @@ template <class T, int N> __device__ int all(const xcl_vec<T, N>& v) {
 template <class T, class C, XCL_SCALAR(T)> __device__ T select(T a, T b, C c) { return c ? b : a; }
 template <class T, int N, class C> __device__ xcl_vec<T, N> select(const xcl_vec<T, N>& a, const xcl_vec<T, N>& b, const xcl_vec<C, N>& c) {
   xcl_vec<T, N> r;
-  for (int i = 0; i < N; ++i) r[i] = c[i] < 0 ? b[i] : a[i];
+  // The most significant bit, for signed and unsigned c alike.
+  for (int i = 0; i < N; ++i) r[i] = ((c[i] >> (sizeof(C) * 8 - 1)) & 1) ? b[i] : a[i];
   return r;
 }
 template <class T, XCL_SCALAR(T)> __device__ T bitselect(T a, T b, T c) {
@@ -478,6 +491,17 @@ XCL_LIFT3(mad_sat)
 __device__ inline int mul24(int a, int b) { return __mul24(a, b); }
 __device__ inline uint mul24(uint a, uint b) { return __umul24(a, b); }
 template <class T, XCL_SCALAR(T)> __device__ T mad24(T a, T b, T c) { return mul24(a, b) + c; }
+// 8- and 16-bit types count in their own width (a promotion to int would count in 32).
+#define XCL_NARROW_BITS(T, U, bits)                                                          \
+  __device__ inline T clz(T x) { return (T)(__clz((int)(uint)(U)x) - (32 - bits)); }         \
+  __device__ inline T ctz(T x) { return (U)x == 0 ? (T)bits : (T)(__ffs((int)(uint)(U)x) - 1); } \
+  __device__ inline T popcount(T x) { return (T)__popc((uint)(U)x); }                        \
+  __device__ inline T mul_hi(T a, T b) { return (T)(((int)a * (int)b) >> bits); }
+XCL_NARROW_BITS(char, uchar, 8)
+XCL_NARROW_BITS(signed char, uchar, 8)
+XCL_NARROW_BITS(uchar, uchar, 8)
+XCL_NARROW_BITS(short, ushort, 16)
+XCL_NARROW_BITS(ushort, ushort, 16)
 __device__ inline int clz(int x) { return __clz(x); }
 __device__ inline uint clz(uint x) { return __clz((int)x); }
 __device__ inline long clz(long x) { return __clzll(x); }

@@ -273,8 +273,24 @@ XCL_BINARY(%)
 XCL_BINARY(&)
 XCL_BINARY(|)
 XCL_BINARY(^)
-XCL_BINARY(<<)
-XCL_BINARY(>>)
+// Shifts: OpenCL takes the count modulo the width of the element (C++ leaves it undefined).
+#define XCL_SHIFT(op)                                                                    \
+  template <class T, int N>                                                              \
+  __device__ xcl_vec<T, N> operator op(const xcl_vec<T, N>& a, const xcl_vec<T, N>& b) { \
+    xcl_vec<T, N> r;                                                                     \
+    for (int i = 0; i < N; ++i) r[i] = a[i] op (b[i] & (T)(sizeof(T) * 8 - 1));          \
+    return r;                                                                            \
+  }                                                                                      \
+  template <class T, int N, class S, class = typename xcl_enable_if<!xcl_is_vec<S>::value>::type> \
+  __device__ xcl_vec<T, N> operator op(const xcl_vec<T, N>& a, S b) {                    \
+    return a op xcl_vec<T, N>((T)b);                                                     \
+  }                                                                                      \
+  template <class T, int N, class S>                                                     \
+  __device__ xcl_vec<T, N>& operator op##=(xcl_vec<T, N>& a, const S& b) {               \
+    return a = a op b;                                                                   \
+  }
+XCL_SHIFT(<<)
+XCL_SHIFT(>>)
 
 #define XCL_COMPARE(op)                                                                   \
   template <class T, int N>                                                               \
