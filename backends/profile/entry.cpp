@@ -1,5 +1,7 @@
 // The module's one exported symbol, its table, and its life: init, status names, devices.
 #include <cstdlib>
+#include <mutex>
+#include <string>
 
 #include "device_info_entry.hpp"
 #include "entries.hpp"
@@ -86,20 +88,36 @@ xgpu_backend_v1 make_table() {
 // bad profile refuses them all (device indices never shift silently): `xgpu query
 // --modules` shows why, and the opencl module's own devices are unaffected.
 xgpu_status init(const xgpu_host_v1* host) {
+  // Once per process: a second init (a program that opens this module itself, as the tests
+  // do) must not remake the devices under the core's handles. It gets the first answer.
+  static std::mutex once_mutex;
+  static bool done = false;
+  static xgpu_status status = XGPU_STATUS_SUCCESS;
+  static std::string why;
+  std::lock_guard<std::mutex> lock(once_mutex);
+  if (done) {
+    if (status != XGPU_STATUS_SUCCESS) common::set_last_error(why.c_str());
+    return status;
+  }
+  done = true;
   common::set_log_host(host);
   const char* list = std::getenv("XGPU_PROFILE");
   if (!list || !*list) {
-    common::set_last_error("no profile: XGPU_PROFILE is not set");
-    return XGPU_STATUS_NOT_AVAILABLE;
+    why = "no profile: XGPU_PROFILE is not set";
+    status = XGPU_STATUS_NOT_AVAILABLE;
+  } else {
+    status = common::guard([&] {
+      load_inner(host);
+      g_inner_loaded = true;
+      load_profiles();
+      return XGPU_STATUS_SUCCESS;
+    });
+    if (status != XGPU_STATUS_SUCCESS) {
+      why = common::last_error_text();
+      XGPU_LOG_WARNF("no profile device: %s", why.c_str());
+    }
   }
-  const xgpu_status status = common::guard([&] {
-    load_inner(host);
-    g_inner_loaded = true;
-    load_profiles();
-    return XGPU_STATUS_SUCCESS;
-  });
-  if (status != XGPU_STATUS_SUCCESS)
-    XGPU_LOG_WARNF("no profile device: %s", common::last_error_text().c_str());
+  common::set_last_error(why.c_str());
   return status;
 }
 

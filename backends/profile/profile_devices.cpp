@@ -129,9 +129,14 @@ DeviceCaps profile_caps(const nlohmann::json& device, const DeviceCaps& backing)
     caps.extensions.clear();
     for (const auto& word : device["extensions"]) caps.extensions.insert(word.get<std::string>());
   }
+  // A version text without "OpenCL C <major>.<minor>" limits nothing: the backing's stands.
+  int major = 0, minor = 0;
   if (has("language_version"))
-    parse_language_version(device["language_version"].get<std::string>(), caps.language_major,
-                           caps.language_minor);
+    parse_language_version(device["language_version"].get<std::string>(), major, minor);
+  if (major > 0) {
+    caps.language_major = major;
+    caps.language_minor = minor;
+  }
   return caps;
 }
 
