@@ -24,8 +24,15 @@ std::uint64_t kernel_value(ProfileDevice& device, xgpu_kernel kernel, std::uint3
 void check_work_group(ProfileDevice& device, xgpu_kernel kernel, std::uint32_t dimensions,
                       const std::size_t* local_size) {
   std::uint64_t total = 1;
+  for (std::uint32_t d = 0; d < dimensions; ++d) total *= local_size[d];
+  // The whole group first, as drivers do: a 1-D group of 512 on a device of 256 is
+  // CL_INVALID_WORK_GROUP_SIZE, not a work-item size error.
+  const std::string asked_total = "; the launch asked for " + std::to_string(total);
+  if (total > device.caps.max_work_group_size)
+    common::fail(kClInvalidWorkGroupSize, device.label + " allows at most " +
+                                              std::to_string(device.caps.max_work_group_size) +
+                                              " work-items per group" + asked_total);
   for (std::uint32_t d = 0; d < dimensions; ++d) {
-    total *= local_size[d];
     const std::string asked = "; the launch asked for " + std::to_string(local_size[d]) +
                               " in dimension " + std::to_string(d);
     if (local_size[d] > device.caps.max_work_item_sizes[d])
@@ -41,17 +48,12 @@ void check_work_group(ProfileDevice& device, xgpu_kernel kernel, std::uint32_t d
                                    " work-items in dimension " + std::to_string(d)) +
               asked);
   }
-  const std::string asked = "; the launch asked for " + std::to_string(total);
-  if (total > device.caps.max_work_group_size)
-    common::fail(kClInvalidWorkGroupSize, device.label + " allows at most " +
-                                              std::to_string(device.caps.max_work_group_size) +
-                                              " work-items per group" + asked);
   const std::uint64_t kernel_max = kernel_value(device, kernel, XGPU_KERNEL_MAX_WORK_GROUP_SIZE);
   if (kernel_max != 0 && total > kernel_max)
     common::fail(kClInvalidWorkGroupSize,
                  backing_says(device, "allows at most " + std::to_string(kernel_max) +
                                           " work-items per group for this kernel") +
-                     asked);
+                     asked_total);
 }
 
 void check_local_memory(ProfileDevice& device, xgpu_kernel kernel,

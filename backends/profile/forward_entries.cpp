@@ -2,6 +2,9 @@
 // becomes its backing device, and the entries where a limit applies check it first
 // (enforce.hpp). Entries with nothing to add are the inner module's own, put straight in the
 // table (entry.cpp).
+#include <map>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include "enforce.hpp"
@@ -9,6 +12,7 @@
 #include "inner_module.hpp"
 #include "object_table.hpp"
 #include "xgpu/common/errors.hpp"
+#include "xgpu/common/out_param.hpp"
 
 namespace xgpu::profile {
 namespace {
@@ -21,6 +25,19 @@ xgpu_status made(xgpu_status status, Handle* handle, ProfileDevice& device, std:
                  void* parent = nullptr) {
   if (status == XGPU_STATUS_SUCCESS && handle && *handle) track(*handle, device, bytes, parent);
   return pass(status);
+}
+
+// The text of a build this module refused before the driver saw it, by program: the core
+// reads a failed build's log, and the driver has none.
+std::mutex g_refusals_mutex;
+std::map<xgpu_program, std::string> g_refusals;
+
+void note_refusal(xgpu_program program, const std::string* text) {
+  std::lock_guard<std::mutex> lock(g_refusals_mutex);
+  if (text)
+    g_refusals[program] = *text;
+  else
+    g_refusals.erase(program);
 }
 
 }  // namespace
@@ -111,7 +128,14 @@ xgpu_status program_create_binary(xgpu_context context, xgpu_device device, cons
 xgpu_status program_build(xgpu_program program, xgpu_device device, const char* options) {
   return guard([&] {
     ProfileDevice& profile = profile_of(device);
-    const std::string checked = build_options(profile, options);
+    std::string checked;
+    try {
+      checked = build_options(profile, options);
+    } catch (const common::Failure&) {
+      note_refusal(program, &common::last_error_text());
+      throw;
+    }
+    note_refusal(program, nullptr);
     return pass(inner().program_build(program, profile.backing, checked.c_str()));
   });
 }
@@ -119,6 +143,14 @@ xgpu_status program_build(xgpu_program program, xgpu_device device, const char* 
 xgpu_status program_build_log(xgpu_program program, xgpu_device device, char* buffer,
                               size_t capacity, size_t* size_ret) {
   return guard([&] {
+    {
+      std::lock_guard<std::mutex> lock(g_refusals_mutex);
+      auto refused = g_refusals.find(program);
+      if (refused != g_refusals.end()) {
+        common::copy_out(common::bytes_of_string(refused->second), buffer, capacity, size_ret);
+        return XGPU_STATUS_SUCCESS;
+      }
+    }
     return pass(
         inner().program_build_log(program, profile_of(device).backing, buffer, capacity, size_ret));
   });

@@ -44,7 +44,8 @@ TEST_CASE("profile: a limit above the backing device's is the backing's to refus
   xgpu::Queue q = ctx.queue();
   xgpu::Kernel k = ctx.build(xgpu::Source{"local.cl", kSource}).kernel("with_local");
   const xgpu::Error error = xgpu_test::capture_error([&] {
-    q.launch(k, xgpu::Range{64}, xgpu::Range{64}, buffer, xgpu::Local<char>(backing_local + 4096));
+    q.launch(k, xgpu::Range{64}, xgpu::Range{64}, buffer,
+             xgpu::Local<int>((backing_local + 4096) / sizeof(int)));
     q.finish();
   });
   CHECK_THAT(std::string(error.what()), Contains("(its limit, not the profile's)"));

@@ -96,7 +96,7 @@ TEST_CASE("profile: local memory is the profile's", "[.profile_limits]") {
   xgpu::Buffer<int> buffer = direct.alloc<int>(64);
   xgpu::Queue q = direct.queue();
   xgpu::Kernel k = direct.build(xgpu::Source{"local.cl", kSource}).kernel("with_local");
-  q.launch(k, xgpu::Range{64}, xgpu::Range{64}, buffer, xgpu::Local<char>(40000));
+  q.launch(k, xgpu::Range{64}, xgpu::Range{64}, buffer, xgpu::Local<int>(10000));
   q.finish();
 }
 
