@@ -23,13 +23,9 @@ xgpu_status buffer_create_sub(xgpu_buffer parent, uint32_t flags, size_t offset,
                               xgpu_buffer* buffer);
 xgpu_status program_create(xgpu_context context, const char* source, size_t length,
                            xgpu_program* program);
-xgpu_status program_create_binary(xgpu_context context, xgpu_device device, const void* binary,
-                                  size_t length, xgpu_program* program);
 xgpu_status program_build(xgpu_program program, xgpu_device device, const char* options);
 xgpu_status program_build_log(xgpu_program program, xgpu_device device, char* buffer,
                               size_t capacity, size_t* size_ret);
-xgpu_status program_binary(xgpu_program program, xgpu_device device, void* buffer, size_t capacity,
-                           size_t* size_ret);
 xgpu_status kernel_create(xgpu_program program, const char* name, xgpu_kernel* kernel);
 xgpu_status kernel_set_arg(xgpu_kernel kernel, uint32_t index, size_t size, const void* value);
 xgpu_status kernel_set_arg_buffer(xgpu_kernel kernel, uint32_t index, xgpu_buffer buffer);

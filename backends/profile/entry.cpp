@@ -71,8 +71,13 @@ xgpu_backend_v1 make_table() {
   t.event_wait = XGPU_PROFILE_FORWARD(event_wait);
   t.event_status = XGPU_PROFILE_FORWARD(event_status);
   t.event_profile = XGPU_PROFILE_FORWARD(event_profile);
-  t.program_binary = program_binary;
-  t.program_create_binary = program_create_binary;
+  // No program binaries, so the core's kernel cache keeps nothing for a profile device: its
+  // key (source, options, the device's name and versions) cannot see what this module puts
+  // before the source (the extension macros of the profile), and an edited profile would
+  // load a binary built under the old one. The driver's own cache (PoCL's) keys the source
+  // it is given, so builds stay cheap.
+  t.program_binary = nullptr;
+  t.program_create_binary = nullptr;
   t.native_handle = native_handle;
   t.kernel_limit = kernel_limit;
   t.blas_gemm = XGPU_PROFILE_FORWARD(blas_gemm);

@@ -115,16 +115,6 @@ xgpu_status program_create(xgpu_context context, const char* source, size_t leng
   });
 }
 
-xgpu_status program_create_binary(xgpu_context context, xgpu_device device, const void* binary,
-                                  size_t length, xgpu_program* program) {
-  return guard([&] {
-    ProfileDevice& profile = profile_of(device);
-    if (!inner().program_create_binary) return XGPU_STATUS_UNSUPPORTED;
-    return made(inner().program_create_binary(context, profile.backing, binary, length, program),
-                program, profile);
-  });
-}
-
 xgpu_status program_build(xgpu_program program, xgpu_device device, const char* options) {
   return guard([&] {
     ProfileDevice& profile = profile_of(device);
@@ -153,15 +143,6 @@ xgpu_status program_build_log(xgpu_program program, xgpu_device device, char* bu
     }
     return pass(
         inner().program_build_log(program, profile_of(device).backing, buffer, capacity, size_ret));
-  });
-}
-
-xgpu_status program_binary(xgpu_program program, xgpu_device device, void* buffer, size_t capacity,
-                           size_t* size_ret) {
-  return guard([&] {
-    if (!inner().program_binary) return XGPU_STATUS_UNSUPPORTED;
-    return pass(
-        inner().program_binary(program, profile_of(device).backing, buffer, capacity, size_ret));
   });
 }
 
