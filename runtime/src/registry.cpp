@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <set>
 
@@ -46,7 +47,11 @@ bool is_module_file(const std::string& name) {
          name.rfind(kModulePrefix, 0) == 0 && name.compare(name.size() - 3, 3, kModuleSuffix) == 0;
 }
 
+std::atomic<bool> g_started{false};
+
 }  // namespace
+
+bool Registry::started() noexcept { return g_started.load(); }
 
 const Registry& Registry::instance() {
   static const Registry* registry = new Registry();  // lives until exit: modules stay loaded
@@ -54,6 +59,7 @@ const Registry& Registry::instance() {
 }
 
 Registry::Registry() {
+  g_started = true;
   search_path_ = split_path_list(std::getenv("XGPU_BACKEND_PATH"));
   std::string own = library_folder();
   if (!own.empty()) search_path_.push_back(own + "/" + XGPU_MODULE_SUBDIR);

@@ -26,6 +26,9 @@ struct DeviceRecord {
 class Registry {
  public:
   static const Registry& instance();
+  /// Whether instance() has begun building the registry (modules loaded, devices read):
+  /// settings read at that point (XGPU_PROFILE, ...) can no longer change.
+  static bool started() noexcept;
 
   /// Visible devices; throws the stored error when XGPU_VISIBLE_DEVICES did not parse.
   const std::vector<const DeviceRecord*>& visible_devices() const;

@@ -17,6 +17,7 @@
 #include <xgpu/kernels.hpp>
 #include <xgpu/log.hpp>
 #include <xgpu/memory.hpp>
+#include <xgpu/profile.hpp>
 #include <xgpu/program.hpp>
 #include <xgpu/queue.hpp>
 #include <xgpu/range.hpp>

@@ -1,0 +1,73 @@
+// Reading a backing device's limits through the inner module.
+#include "device_caps.hpp"
+
+#include <cstdio>
+#include <sstream>
+#include <vector>
+
+#include "inner_module.hpp"
+#include "xgpu/common/errors.hpp"
+
+namespace xgpu::profile {
+namespace {
+
+std::uint64_t number(xgpu_device device, std::uint32_t property) {
+  std::uint64_t value = 0;
+  std::size_t size = 0;
+  if (inner().device_info(device, property, &value, sizeof value, &size) != XGPU_STATUS_SUCCESS)
+    return 0;
+  return value;
+}
+
+bool flag(xgpu_device device, std::uint32_t property) {
+  std::uint32_t value = 0;
+  std::size_t size = 0;
+  if (inner().device_info(device, property, &value, sizeof value, &size) != XGPU_STATUS_SUCCESS)
+    return false;
+  return value != 0;
+}
+
+std::string text(xgpu_device device, std::uint32_t property) {
+  std::size_t size = 0;
+  if (inner().device_info(device, property, nullptr, 0, &size) != XGPU_STATUS_SUCCESS || size == 0)
+    return {};
+  std::vector<char> buffer(size);
+  if (inner().device_info(device, property, buffer.data(), size, &size) != XGPU_STATUS_SUCCESS)
+    return {};
+  return std::string(buffer.data());
+}
+
+}  // namespace
+
+void parse_language_version(const std::string& text, int& major, int& minor) {
+  major = minor = 0;
+  const auto at = text.find("OpenCL C ");
+  if (at == std::string::npos) return;
+  if (std::sscanf(text.c_str() + at + 9, "%d.%d", &major, &minor) != 2) major = minor = 0;
+}
+
+DeviceCaps read_backing_caps(xgpu_device device) {
+  DeviceCaps caps;
+  caps.name = text(device, XGPU_DEVICE_NAME);
+  caps.max_work_group_size = number(device, XGPU_DEVICE_MAX_WORK_GROUP);
+  std::size_t size = 0;
+  if (inner().device_info(device, XGPU_DEVICE_MAX_WORK_ITEMS, caps.max_work_item_sizes,
+                          sizeof caps.max_work_item_sizes, &size) != XGPU_STATUS_SUCCESS) {
+    common::fail(XGPU_STATUS_INVALID_VALUE,
+                 "the backing device's work-item sizes are unknown: " + inner_error());
+  }
+  caps.local_memory = number(device, XGPU_DEVICE_LOCAL_MEM);
+  caps.max_allocation = number(device, XGPU_DEVICE_MAX_ALLOC);
+  caps.global_memory = number(device, XGPU_DEVICE_GLOBAL_MEM);
+  caps.max_parameter_size = number(device, XGPU_DEVICE_MAX_PARAMETER_SIZE);
+  caps.fp16 = flag(device, XGPU_DEVICE_FP16);
+  caps.fp64 = flag(device, XGPU_DEVICE_FP64);
+  caps.images = flag(device, XGPU_DEVICE_IMAGES);
+  std::istringstream words(text(device, XGPU_DEVICE_EXTENSIONS));
+  for (std::string word; words >> word;) caps.extensions.insert(word);
+  parse_language_version(text(device, XGPU_DEVICE_LANGUAGE_VERSION), caps.language_major,
+                         caps.language_minor);
+  return caps;
+}
+
+}  // namespace xgpu::profile

@@ -1,0 +1,36 @@
+// The limits and features a launch, an allocation or a build is checked against: once as the
+// profile states them (with the backing device's values for what it omits), once as the
+// backing device has them.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "xgpu/backend.h"
+
+namespace xgpu::profile {
+
+struct DeviceCaps {
+  std::string name;
+  std::uint64_t max_work_group_size = 0;
+  std::uint64_t max_work_item_sizes[3] = {0, 0, 0};
+  std::uint64_t local_memory = 0;
+  std::uint64_t max_allocation = 0;
+  std::uint64_t global_memory = 0;
+  std::uint64_t max_parameter_size = 0;
+  bool fp16 = false;
+  bool fp64 = false;
+  bool images = false;
+  std::set<std::string> extensions;
+  int language_major = 1;  ///< of "OpenCL C <major>.<minor>"
+  int language_minor = 0;
+};
+
+/// What the inner module reports for one of its devices.
+DeviceCaps read_backing_caps(xgpu_device device);
+
+/// "OpenCL C 1.2 PoCL" -> {1, 2}; {0, 0} when the text has no version.
+void parse_language_version(const std::string& text, int& major, int& minor);
+
+}  // namespace xgpu::profile

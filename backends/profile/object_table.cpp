@@ -1,0 +1,86 @@
+// The table of forwarded objects.
+#include "object_table.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <unordered_map>
+
+#include "xgpu/common/errors.hpp"
+
+namespace xgpu::profile {
+namespace {
+
+struct Tracked {
+  ProfileDevice* device = nullptr;
+  std::uint32_t references = 1;
+  std::uint64_t bytes = 0;
+  void* parent = nullptr;
+  std::map<std::uint32_t, ArgNote> args;
+};
+
+std::mutex g_mutex;
+std::unordered_map<void*, Tracked> g_objects;
+
+// With g_mutex held.
+void release_locked(void* object) {
+  auto found = g_objects.find(object);
+  if (found == g_objects.end()) return;
+  if (--found->second.references != 0) return;
+  Tracked gone = std::move(found->second);
+  g_objects.erase(found);
+  if (gone.bytes != 0) {
+    std::lock_guard<std::mutex> lock(gone.device->memory_mutex);
+    gone.device->live_bytes -= std::min(gone.device->live_bytes, gone.bytes);
+  }
+  if (gone.parent) release_locked(gone.parent);
+}
+
+}  // namespace
+
+void track(void* object, ProfileDevice& device, std::uint64_t bytes, void* parent) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (parent) {
+    auto found = g_objects.find(parent);
+    if (found != g_objects.end()) ++found->second.references;
+  }
+  // A handle the driver reuses after freeing it starts afresh.
+  Tracked& tracked = g_objects[object];
+  tracked = Tracked{};
+  tracked.device = &device;
+  tracked.bytes = bytes;
+  tracked.parent = parent;
+}
+
+ProfileDevice& device_of(void* object, const char* what) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_objects.find(object);
+  if (found == g_objects.end())
+    common::fail(XGPU_STATUS_INVALID_VALUE,
+                 std::string("this ") + what + " was not made by the profile module");
+  return *found->second.device;
+}
+
+void note_retain(void* object) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_objects.find(object);
+  if (found != g_objects.end()) ++found->second.references;
+}
+
+void note_release(void* object) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  release_locked(object);
+}
+
+void note_arg(void* kernel, std::uint32_t index, ArgNote arg) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_objects.find(kernel);
+  if (found != g_objects.end()) found->second.args[index] = arg;
+}
+
+std::map<std::uint32_t, ArgNote> args_of(void* kernel) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_objects.find(kernel);
+  return found == g_objects.end() ? std::map<std::uint32_t, ArgNote>{} : found->second.args;
+}
+
+}  // namespace xgpu::profile

@@ -1,0 +1,52 @@
+// xgpu::add_profile: the environment the profile module reads, set from a program. The core
+// knows nothing else of profiles: the module reads these variables at its init().
+#include "xgpu/profile.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+
+#include "registry.hpp"
+#include "xgpu/error.hpp"
+
+namespace xgpu {
+namespace {
+
+constexpr const char* kCall = "xgpu::add_profile";
+
+[[noreturn]] void refuse(const std::string& why) {
+  throw Error(Errc::invalid_argument, why, kCall);
+}
+
+bool names_a_file(const std::string& profile) {
+  return profile.find('/') != std::string::npos ||
+         (profile.size() >= 5 && profile.compare(profile.size() - 5, 5, ".json") == 0);
+}
+
+}  // namespace
+
+void add_profile(const std::string& profile, const std::string& backing_selector) {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (detail::Registry::started())
+    refuse("add_profile(\"" + profile +
+           "\") after the devices were enumerated: the profile module has read XGPU_PROFILE "
+           "already; call it before the first xgpu::devices(), select() or Context");
+  if (profile.empty()) refuse("add_profile: the profile is empty");
+  if (profile.find(':') != std::string::npos)
+    refuse("add_profile(\"" + profile + "\"): ':' separates profiles in XGPU_PROFILE");
+  if (names_a_file(profile) && !std::ifstream(profile))
+    refuse("add_profile(\"" + profile + "\"): the file cannot be read");
+  const char* backing = std::getenv("XGPU_PROFILE_BACKING");
+  if (!backing_selector.empty()) {
+    if (backing && *backing && backing_selector != backing)
+      refuse("add_profile(\"" + profile + "\", \"" + backing_selector +
+             "\"): every profile has the one backing device XGPU_PROFILE_BACKING=" + backing);
+    setenv("XGPU_PROFILE_BACKING", backing_selector.c_str(), 1);
+  }
+  const char* list = std::getenv("XGPU_PROFILE");
+  const std::string joined = (list && *list) ? std::string(list) + ":" + profile : profile;
+  setenv("XGPU_PROFILE", joined.c_str(), 1);
+}
+
+}  // namespace xgpu

@@ -1,0 +1,213 @@
+// The limits a profile enforces (tests/profile/data/limits-gpu.json: 256 work-items per
+// group, [256, 256, 64] per dimension, 32 KiB local memory, 64 bytes of arguments, 64 MiB per
+// buffer, 256 MiB in all, no fp64, OpenCL C 1.1, no images), each refused under the profile
+// with the driver's status and a text naming the profile, and each passing on the backing
+// PoCL device without it. Run by unit.profile.limits, with XGPU_PROFILE set.
+#include <xgpu/extension.hpp>
+
+#include "profile_table.hpp"
+
+namespace {
+
+using Catch::Matchers::Contains;
+using xgpu_test::buffer_arg;
+using xgpu_test::capture_error;
+using xgpu_test::check_error;
+using xgpu_test::local_arg;
+using xgpu_test::ProfileTable;
+using xgpu_test::value_arg;
+
+constexpr const char* kProfile = "this device (profile of Test GPU with small limits)";
+constexpr std::size_t kMiB = 1 << 20;
+
+const std::string kSource = R"(
+__kernel void fill(__global int* out, int value) { out[get_global_id(0)] = value; }
+__kernel void with_local(__global int* out, __local int* scratch) {
+  scratch[get_local_id(0)] = 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = scratch[0];
+}
+__kernel void many(__global long* out, long a, long b, long c, long d, long e, long f, long g,
+                   long h) {
+  out[0] = a + b + c + d + e + f + g + h;
+}
+)";
+
+xgpu::Device pocl() { return xgpu::select("pocl"); }
+
+xgpu_buffer make_buffer(ProfileTable& p, std::size_t bytes, xgpu_status& status) {
+  xgpu_buffer buffer = nullptr;
+  status = p.t->buffer_create(p.context, 0, bytes, &buffer);
+  return buffer;
+}
+
+TEST_CASE("profile: the work-group size is the profile's", "[.profile_limits]") {
+  ProfileTable p;
+  xgpu_buffer out = nullptr;
+  REQUIRE(p.t->buffer_create(p.context, 0, 4096 * sizeof(int), &out) == 0);
+  xgpu_kernel fill = p.kernel(kSource, "fill");
+  const int value = 7;
+
+  CHECK(p.launch(fill, {buffer_arg(out), value_arg(value)}, {512}, {256}) == 0);
+  CHECK(p.launch(fill, {buffer_arg(out), value_arg(value)}, {512}, {512}) == -54);
+  CHECK(p.t->status_name(-54) == std::string("CL_INVALID_WORK_GROUP_SIZE"));
+  CHECK_THAT(p.last_error(), Contains(std::string(kProfile) +
+                                      " allows at most 256 work-items per group; the launch "
+                                      "asked for 512"));
+  // Dimension 2 allows 64, although 128 items fit the group.
+  CHECK(p.launch(fill, {buffer_arg(out), value_arg(value)}, {1, 1, 128}, {1, 1, 128}) == -55);
+  CHECK_THAT(p.last_error(), Contains("at most 64 work-items in dimension 2"));
+  // The kernel's own limit as the core reads it: the profile's, not PoCL's 4096.
+  std::uint64_t limit = 0;
+  REQUIRE(p.t->kernel_limit(fill, p.device, XGPU_KERNEL_MAX_WORK_GROUP_SIZE, &limit) == 0);
+  CHECK(limit <= 256);
+  REQUIRE(p.t->kernel_limit(fill, p.device, XGPU_KERNEL_PREFERRED_MULTIPLE, &limit) == 0);
+  CHECK(limit == 32);
+  p.t->release(XGPU_OBJECT_BUFFER, out);
+
+  // Through the public API the same launch is refused too (by the core, from the profile's
+  // reported limits), and passes on the backing device itself.
+  xgpu::Context ctx(xgpu::select("profile:0"));
+  xgpu::Buffer<int> buffer = ctx.alloc<int>(512);
+  xgpu::Queue q = ctx.queue();
+  xgpu::Kernel k = ctx.build(xgpu::Source{"fill.cl", kSource}).kernel("fill");
+  check_error(capture_error([&] { q.launch(k, xgpu::Range{512}, xgpu::Range{512}, buffer, 7); }),
+              xgpu::Errc::invalid_range, {"512", "256"});
+  xgpu::Context direct(pocl());
+  xgpu::Buffer<int> direct_buffer = direct.alloc<int>(512);
+  xgpu::Queue dq = direct.queue();
+  xgpu::Kernel dk = direct.build(xgpu::Source{"fill.cl", kSource}).kernel("fill");
+  dq.launch(dk, xgpu::Range{512}, xgpu::Range{512}, direct_buffer, 7);
+  dq.finish();
+}
+
+TEST_CASE("profile: local memory is the profile's", "[.profile_limits]") {
+  ProfileTable p;
+  xgpu_buffer out = nullptr;
+  REQUIRE(p.t->buffer_create(p.context, 0, 64 * sizeof(int), &out) == 0);
+  xgpu_kernel kernel = p.kernel(kSource, "with_local");
+  CHECK(p.launch(kernel, {buffer_arg(out), local_arg(16384)}, {64}, {64}) == 0);
+  CHECK(p.launch(kernel, {buffer_arg(out), local_arg(40000)}, {64}, {64}) == -5);
+  CHECK_THAT(p.last_error(), Contains(std::string(kProfile) + " has 32768 bytes of local memory"));
+  CHECK_THAT(p.last_error(), Contains("40000 in local arguments"));
+  p.t->release(XGPU_OBJECT_BUFFER, out);
+
+  xgpu::Context direct(pocl());
+  xgpu::Buffer<int> buffer = direct.alloc<int>(64);
+  xgpu::Queue q = direct.queue();
+  xgpu::Kernel k = direct.build(xgpu::Source{"local.cl", kSource}).kernel("with_local");
+  q.launch(k, xgpu::Range{64}, xgpu::Range{64}, buffer, xgpu::Local<int>(10000));
+  q.finish();
+}
+
+TEST_CASE("profile: the argument size is the profile's", "[.profile_limits]") {
+  ProfileTable p;
+  xgpu_buffer out = nullptr;
+  REQUIRE(p.t->buffer_create(p.context, 0, sizeof(long), &out) == 0);
+  xgpu_kernel kernel = p.kernel(kSource, "many");
+  const std::int64_t one = 1;
+  std::vector<xgpu_kernel_arg_v1> args = {buffer_arg(out)};
+  for (int i = 0; i < 8; ++i) args.push_back(value_arg(one));
+  CHECK(p.launch(kernel, args, {1}, {1}) == -51);  // 8 + 8 * 8 bytes
+  CHECK_THAT(p.last_error(),
+             Contains("at most 64 bytes of kernel arguments; this launch passes 72"));
+  p.t->release(XGPU_OBJECT_BUFFER, out);
+
+  xgpu::Context direct(pocl());
+  xgpu::Buffer<std::int64_t> buffer = direct.alloc<std::int64_t>(1);
+  xgpu::Queue q = direct.queue();
+  xgpu::Kernel k = direct.build(xgpu::Source{"many.cl", kSource}).kernel("many");
+  const std::int64_t v = 1;
+  q.launch(k, xgpu::Range{1}, buffer, v, v, v, v, v, v, v, v);
+  std::int64_t sum = 0;
+  q.read(buffer, &sum);
+  CHECK(sum == 8);
+}
+
+TEST_CASE("profile: one buffer and all buffers fit the profile's memory", "[.profile_limits]") {
+  ProfileTable p;
+  xgpu_status status = 0;
+  xgpu_buffer too_large = make_buffer(p, 64 * kMiB + 1, status);
+  CHECK(too_large == nullptr);
+  CHECK(status == -61);  // CL_INVALID_BUFFER_SIZE
+  CHECK_THAT(p.last_error(), Contains(std::string(kProfile) + " allows at most 67108864 bytes"));
+
+  // 256 MiB in all: four 64 MiB buffers fit, a fifth does not until one is released.
+  std::vector<xgpu_buffer> blocks;
+  for (int i = 0; i < 4; ++i) {
+    blocks.push_back(make_buffer(p, 64 * kMiB, status));
+    REQUIRE(status == 0);
+  }
+  CHECK(make_buffer(p, 64 * kMiB, status) == nullptr);
+  CHECK(status == -4);  // CL_MEM_OBJECT_ALLOCATION_FAILURE
+  CHECK_THAT(p.last_error(), Contains("268435456 bytes of global memory"));
+  // A sub-buffer keeps its parent's memory in use after the parent's own release.
+  xgpu_buffer sub = nullptr;
+  REQUIRE(p.t->buffer_create_sub(blocks[0], 0, 0, kMiB, &sub) == 0);
+  REQUIRE(p.t->release(XGPU_OBJECT_BUFFER, blocks[0]) == 0);
+  CHECK(make_buffer(p, 64 * kMiB, status) == nullptr);
+  REQUIRE(p.t->release(XGPU_OBJECT_BUFFER, sub) == 0);
+  blocks[0] = make_buffer(p, 64 * kMiB, status);
+  CHECK(status == 0);
+  for (xgpu_buffer block : blocks)
+    if (block) p.t->release(XGPU_OBJECT_BUFFER, block);
+
+  // The public API: the core refuses the single buffer from the reported limit; the pool's
+  // blocks count against the total.
+  xgpu::Context ctx(xgpu::select("profile:0"));
+  check_error(capture_error([&] { ctx.alloc<char>(64 * kMiB + 1); }),
+              xgpu::Errc::allocation_too_large);
+  std::vector<xgpu::Buffer<char>> held;
+  check_error(capture_error([&] {
+                for (int i = 0; i < 5; ++i) held.push_back(ctx.alloc<char>(60 * kMiB));
+              }),
+              xgpu::Errc::out_of_memory, {"Test GPU with small limits"});
+  CHECK(held.size() == 4);
+  xgpu::Context direct(pocl());
+  direct.alloc<char>(64 * kMiB + 1);
+}
+
+TEST_CASE("profile: fp64, images and the OpenCL C version are the profile's", "[.profile_limits]") {
+  xgpu::Context ctx(xgpu::select("profile:0"));
+  xgpu::Context direct(pocl());
+  const xgpu::Source uses_double{"double.cl",
+                                 "__kernel void twice(__global double* x) {\n"
+                                 "  x[0] = 2.0 * x[0];\n}\n"};
+  const xgpu::Error error = capture_error([&] { ctx.build(uses_double); });
+  check_error(error, xgpu::Errc::build_failed);
+  CHECK_THAT(error.build_log(), Contains("cl_khr_fp64"));
+  CHECK_THAT(error.build_log(), Contains("double.cl:1"));  // the kernel's own line numbers
+  direct.build(uses_double);
+
+  // The macros follow the profile: PoCL has fp64 and images, the profile neither.
+  const xgpu::Source macros{"macros.cl",
+                            "#if defined(cl_khr_fp64) || defined(__IMAGE_SUPPORT__)\n"
+                            "#error the backing device's extensions show through\n#endif\n"
+                            "__kernel void nothing(__global int* x) { x[0] = 0; }\n"};
+  ctx.build(macros);
+  CHECK_THROWS_AS(direct.build(macros), xgpu::Error);
+
+  const xgpu::Source plain{"plain.cl", "__kernel void nothing(__global int* x) { x[0] = 0; }\n"};
+  const xgpu::Error too_new = capture_error([&] { ctx.build(plain, "-cl-std=CL1.2"); });
+  CHECK(too_new.native_name() == "CL_INVALID_BUILD_OPTIONS");
+  CHECK_THAT(std::string(too_new.what()),
+             Contains(std::string(kProfile) + " supports OpenCL C 1.1; the build asked for "
+                                              "-cl-std=CL1.2"));
+  ctx.build(plain, "-cl-std=CL1.1");
+  direct.build(plain, "-cl-std=CL1.2");
+}
+
+TEST_CASE("profile: the device reports the profile", "[.profile_limits]") {
+  const xgpu::Device device = xgpu::select("profile:0");
+  const xgpu::DeviceInfo& info = device.info();
+  CHECK(info.backend == "profile");
+  CHECK(info.name == "Test GPU with small limits");
+  CHECK(xgpu::ext::is_gpu(info));
+  CHECK_FALSE(xgpu::ext::is_cpu(info));
+  CHECK(info.max_work_group_size == 256);
+  // Vendor selectors and requirements see the profiled device.
+  CHECK(xgpu::select("nvidia") == device);
+  CHECK(xgpu::select("pocl").info().backend == "opencl");
+}
+
+}  // namespace
