@@ -1,0 +1,42 @@
+# The shipped profiles (profiles/*.json; docs/profiles.md), included from tests/CMakeLists.txt
+# after xgpu_unit_test is defined. Always: their validation. With the profile module
+# (backends/profile/), for each profile on PoCL: the conformance suite (quick) and the
+# algorithms library's tests on the profile's device alone.
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+
+add_test(NAME profile.shipped_files
+         COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/check_shipped_profiles.py
+                 ${PROJECT_SOURCE_DIR}/profiles --xgpu $<TARGET_FILE:xgpu-cli>)
+set_tests_properties(profile.shipped_files PROPERTIES
+  LABELS profile
+  TIMEOUT 60
+  ENVIRONMENT_MODIFICATION "XGPU_PROFILE_DIR=unset:;XGPU_PROFILE=unset:")
+
+if(TARGET xgpu-backend-profile)
+  # PoCL alone backs the profiles: Oclgrind would be a second, slow device to no purpose.
+  set(profile_icd_dir ${CMAKE_CURRENT_BINARY_DIR}/profile-icd)
+  file(WRITE ${profile_icd_dir}/pocl.icd "libpocl.so.2\n")
+  file(GLOB shipped_profiles CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/profiles/*.json)
+  # Every algorithms area, less the cases that need the PoCL device itself (named "... (PoCL)"
+  # or "... on PoCL": allocations near PoCL's own limits), which XGPU_VISIBLE_DEVICES hides.
+  set(profile_algorithm_filter "")
+  foreach(area elementwise transpose softmax reduce scan sort gemm)
+    list(APPEND profile_algorithm_filter "[${area}]~*(PoCL)~*on PoCL")
+  endforeach()
+  string(JOIN "," profile_algorithm_filter ${profile_algorithm_filter})
+  foreach(file IN LISTS shipped_profiles)
+    get_filename_component(name ${file} NAME_WE)
+    # By name, as a user would: the module finds it through shipped_profiles.hpp.
+    add_test(NAME conform.profile.${name}
+             COMMAND xgpu-cli conform --profile ${name} --quick)
+    set_tests_properties(conform.profile.${name} PROPERTIES
+      LABELS "profile;conform"
+      TIMEOUT 600
+      ENVIRONMENT "OCL_ICD_VENDORS=${profile_icd_dir};XGPU_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/cache/conform.${name}"
+      ENVIRONMENT_MODIFICATION "POCL_DEVICES=unset:;XGPU_DEVICE=unset:;XGPU_VISIBLE_DEVICES=unset:;XGPU_PROFILE=unset:;XGPU_PROFILE_BACKING=unset:;XGPU_PROFILE_DIR=unset:;XGPU_BACKEND_PATH=unset:")
+    xgpu_unit_test(profile.${name}.algorithms "${profile_algorithm_filter}"
+                   ENV "OCL_ICD_VENDORS=${profile_icd_dir}" "XGPU_PROFILE=${name}"
+                       "XGPU_VISIBLE_DEVICES=profile")
+    set_tests_properties(unit.profile.${name}.algorithms PROPERTIES LABELS "unit;profile")
+  endforeach()
+endif()
