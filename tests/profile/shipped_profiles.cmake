@@ -14,14 +14,15 @@ set_tests_properties(profile.shipped_files PROPERTIES
 
 if(TARGET xgpu-backend-profile)
   # PoCL alone backs the profiles: Oclgrind would be a second, slow device to no purpose.
-  set(profile_icd_dir ${CMAKE_CURRENT_BINARY_DIR}/profile-icd)
+  set(profile_icd_dir ${CMAKE_CURRENT_BINARY_DIR}/profile/icd-pocl)
   file(WRITE ${profile_icd_dir}/pocl.icd "libpocl.so.2\n")
   file(GLOB shipped_profiles CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/profiles/*.json)
-  # Every algorithms area, less the cases that need the PoCL device itself (named "... (PoCL)"
-  # or "... on PoCL": allocations near PoCL's own limits), which XGPU_VISIBLE_DEVICES hides.
+  # Every algorithms area, less the cases that need the PoCL device itself (allocations near
+  # PoCL's own max_allocation, GEMM "on PoCL"), which XGPU_VISIBLE_DEVICES hides.
   set(profile_algorithm_filter "")
   foreach(area elementwise transpose softmax reduce scan sort gemm)
-    list(APPEND profile_algorithm_filter "[${area}]~*(PoCL)~*on PoCL")
+    # Catch2 2.13 ends a name pattern only at a quote, so each exclusion is quoted.
+    list(APPEND profile_algorithm_filter "[${area}]~\"*max_allocation*\"~\"*on PoCL\"")
   endforeach()
   string(JOIN "," profile_algorithm_filter ${profile_algorithm_filter})
   foreach(file IN LISTS shipped_profiles)
@@ -32,7 +33,7 @@ if(TARGET xgpu-backend-profile)
     set_tests_properties(conform.profile.${name} PROPERTIES
       LABELS "profile;conform"
       TIMEOUT 600
-      ENVIRONMENT "OCL_ICD_VENDORS=${profile_icd_dir};XGPU_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/cache/conform.${name}"
+      ENVIRONMENT "OCL_ICD_VENDORS=${profile_icd_dir};XGPU_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/cache/conform.profile.${name}"
       ENVIRONMENT_MODIFICATION "POCL_DEVICES=unset:;XGPU_DEVICE=unset:;XGPU_VISIBLE_DEVICES=unset:;XGPU_PROFILE=unset:;XGPU_PROFILE_BACKING=unset:;XGPU_PROFILE_DIR=unset:;XGPU_BACKEND_PATH=unset:")
     xgpu_unit_test(profile.${name}.algorithms "${profile_algorithm_filter}"
                    ENV "OCL_ICD_VENDORS=${profile_icd_dir}" "XGPU_PROFILE=${name}"
