@@ -12,6 +12,33 @@ set_tests_properties(profile.shipped_files PROPERTIES
   TIMEOUT 60
   ENVIRONMENT_MODIFICATION "XGPU_PROFILE_DIR=unset:;XGPU_PROFILE=unset:")
 
+# The command's side, with or without the module: the listing, and --profile's usage errors.
+# A file that is not a profile is refused either way: by the module (not JSON), or for want
+# of one; both say "cannot simulate" and exit 4, never running on the real devices.
+set(profile_not_json ${CMAKE_CURRENT_BINARY_DIR}/profile/not-a-profile.json)
+file(WRITE ${profile_not_json} "this is not JSON\n")
+set(profile_xgpu $<TARGET_FILE:xgpu-cli>)
+function(xgpu_profile_cli_test name)
+  add_test(NAME cli.${name}
+           COMMAND ${XGPU_BASH} ${PROJECT_SOURCE_DIR}/tests/cli/check.sh
+                   --env OCL_ICD_VENDORS=${XGPU_TEST_ICD_DIR} ${ARGN})
+  set_tests_properties(cli.${name} PROPERTIES LABELS "cli;profile" TIMEOUT 120)
+endfunction()
+xgpu_profile_cli_test(query_profiles --stdout "^PROFILE +DEVICE +VENDOR +FILE"
+  --stdout "^nvidia-h100 +NVIDIA H100" --stdout "^  amd-rx-7900xtx: .*github\\.com/"
+  --no-stderr "." -- ${profile_xgpu} query --profiles)
+xgpu_profile_cli_test(query_profiles_and_device --exit 2 --stderr "excludes"
+  -- ${profile_xgpu} query --profiles -d 0)
+xgpu_profile_cli_test(conform_unknown_profile --exit 2
+  --stderr "unknown profile 'nvidai-h100' .*shipped: .*nvidia-h100"
+  -- ${profile_xgpu} conform --profile nvidai-h100 --quick)
+xgpu_profile_cli_test(conform_profile_no_file --exit 2
+  --stderr "no profile file /nonexistent/gpu\\.json"
+  -- ${profile_xgpu} conform --profile /nonexistent/gpu.json)
+xgpu_profile_cli_test(conform_profile_refused --exit 4
+  --stderr "cannot simulate .*not-a-profile\\.json" --no-stdout "passed"
+  -- ${profile_xgpu} conform --profile ${profile_not_json} --quick)
+
 if(TARGET xgpu-backend-profile)
   # PoCL alone backs the profiles: Oclgrind would be a second, slow device to no purpose.
   set(profile_icd_dir ${CMAKE_CURRENT_BINARY_DIR}/profile/icd-pocl)
