@@ -1,5 +1,6 @@
-// Finding a shipped profile by name (XGPU_PROFILE=nvidia-h100). A minimal version for the
-// profile module; the shipped profiles' own change replaces it.
+// Where the profiles shipped with xgpu (profiles/*.json, installed to share/xgpu/profiles) are
+// found, so that XGPU_PROFILE=nvidia-h100 names one. One rule for the profile module and the
+// `xgpu` command; it sees neither the core nor a driver (backends/profile/files/).
 #pragma once
 
 #include <optional>
@@ -8,9 +9,20 @@
 
 namespace xgpu_profile {
 
-/// The folders searched for shipped profiles, in order.
+/// The folders searched, first wins: each folder of XGPU_PROFILE_DIR (':'-separated), then
+/// the install's share/xgpu/profiles (found relative to the binary this code is linked into:
+/// a module in lib/xgpu/, the command in bin/), then the build tree's copy. Folders of
+/// XGPU_PROFILE_DIR are listed whether or not they exist; the others only when they exist,
+/// except that the install's folder is listed when nothing else is, so a message can say
+/// where the profiles were expected.
 std::vector<std::string> shipped_profile_dirs();
-/// The path of <dir>/<name>.json in the first folder that has it.
+
+/// The file of the shipped profile `name` ("nvidia-h100" gives ".../nvidia-h100.json") in
+/// the first folder that has it; nullopt when none has it, or when `name` is not a plain name
+/// (letters, digits, '-', '_' and '.', not starting with '.').
 std::optional<std::string> find_shipped_profile(const std::string& name);
+
+/// Every shipped profile's name (its file name without ".json"), sorted, each once.
+std::vector<std::string> shipped_profile_names();
 
 }  // namespace xgpu_profile

@@ -1,4 +1,4 @@
-// `xgpu conform [-d SEL] [--suite api,math,...] [--check NAMES] [--quick] [--full]
+// `xgpu conform [-d SEL] [--profile NAME] [--suite api,math,...] [--check NAMES] [--quick] [--full]
 // [--junit FILE] [--json FILE] [--baseline FILE]`: the conformance suite on every selected
 // device, a table of suites by devices, the failures and skips with their details, and
 // `N passed, N failed, N skipped` as the last line. Exit 0 only when nothing failed.
@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "color.hpp"
+#include "conform_profile.hpp"
 #include "exit_codes.hpp"
 #include "table.hpp"
 
@@ -30,6 +31,7 @@ namespace {
 
 struct Options {
   std::string device;
+  std::string profile;  // --profile: a shipped profile's name or a profile file
   std::vector<std::string> suites;
   bool quick = false;
   bool full = false;
@@ -178,6 +180,7 @@ void print_details(const std::vector<conform::DeviceReport>& reports, conform::O
 // --list: the registry alone, so it works on a machine with no device at all.
 int list_checks(const conform::Registry& registry, const Options& options) {
   const char* refused = !options.device.empty()     ? "-d"
+                        : !options.profile.empty()  ? "--profile"
                         : !options.junit.empty()    ? "--junit"
                         : !options.baseline.empty() ? "--baseline"
                         : options.full              ? "--full"
@@ -200,6 +203,12 @@ int list_checks(const conform::Registry& registry, const Options& options) {
 }
 
 int run_conform(const Options& options) {
+  // Before anything enumerates devices: the profile module reads XGPU_PROFILE once.
+  std::string profile_file;
+  if (!options.profile.empty() && !options.list) {
+    profile_file = resolve_profile(options.profile);
+    use_profile(profile_file);
+  }
   conform::Registry registry = conform::all_checks();
   if (options.selftest_failure) conform::register_selftest(registry);
   const std::string unknown = conform::unknown_suite(registry, options.suites);
@@ -236,8 +245,10 @@ int run_conform(const Options& options) {
     std::cerr << "xgpu: error: no device found ('xgpu query' shows what each backend found)\n";
     return kExitNoPlatform;
   }
-  const std::vector<Device> selected =
-      options.device.empty() ? devices() : select_all(options.device);
+  // --profile checks the simulated device alone, unless -d says otherwise.
+  const std::vector<Device> selected = !options.device.empty() ? select_all(options.device)
+                                       : !profile_file.empty() ? profile_devices(profile_file)
+                                                               : devices();
   if (selected.empty())
     throw Error(Errc::no_device, "no device matches '" + options.device + "'", "xgpu conform");
 
@@ -288,6 +299,10 @@ Run setup_conform(CLI::App& sub) {
   auto options = std::make_shared<Options>();
   sub.add_option("-d,--device", options->device,
                  "Devices to check (a selector; every term's matches); default: all visible");
+  sub.add_option("--profile", options->profile,
+                 "Run on a simulated device: a shipped profile (xgpu query --profiles) or a "
+                 "profile file; sets XGPU_PROFILE and checks that device alone (docs/profiles.md)")
+      ->type_name("NAME|FILE");
   sub.add_option("--suite", options->suites,
                  "Suites to run: api,memory,execution,compiler,events,atomics,math,cache,"
                  "library,integer,conversions,relational,vectors,workgroups,printf "
@@ -319,6 +334,7 @@ Run setup_conform(CLI::App& sub) {
       "  xgpu conform --quick --json now.json --baseline before.json\n"
       "  xgpu conform -d gpu --full --check float_sin,float_log   every float input\n"
       "  xgpu conform --list --suite atomics   the checks, without running them\n"
+      "  xgpu conform --profile amd-rx-7900xtx --quick   as on that GPU's limits, on PoCL\n"
       "Exit codes: 0 nothing failed, 1 a check failed, 2 usage, 3 no device at all,\n"
       "  4 no device matches -d.");
   return [options]() { return run_conform(*options); };

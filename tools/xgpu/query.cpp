@@ -17,6 +17,7 @@
 #include "device_json.hpp"
 #include "exit_codes.hpp"
 #include "probe.hpp"
+#include "profile_list.hpp"
 #include "query_views.hpp"
 
 namespace xgpu::cli {
@@ -26,6 +27,7 @@ struct QueryOptions {
   bool list = false;
   bool json = false;
   bool probe = false;
+  bool profiles = false;  // --profiles: the shipped profiles, no device opened
   // -d and --select take a selector; given without one they mean the default pick
   // (XGPU_DEVICE, else the best device), so the flags say whether they were given at all.
   bool detail = false, pick = false;
@@ -43,6 +45,7 @@ const char* kQueryFooter = R"(Examples:
   xgpu query --select opencl:gpu:1    which device this selector picks (exit 4 if none)
   xgpu query --require mem>=24G,fp64  devices with 24 GiB and fp64 (exit 1 if none)
   xgpu query --probe                  check fp16, fp64, work-group size by running kernels
+  xgpu query --profiles               the shipped device profiles (XGPU_PROFILE=NAME uses one)
 
 Selectors: [backend:]what[:index], comma-separated, first match wins; what is a type
 (gpu, cpu, accelerator, *), a vendor (nvidia, amd, intel, pocl, ...) or an index.
@@ -51,7 +54,8 @@ Requirement terms: mem, alloc, local, cu, wg, clock with >=, >, <=, <, = and a n
 type=gpu; vendor=amd. Both are described in full in docs/selectors.md.
 
 Environment: XGPU_VISIBLE_DEVICES hides devices, XGPU_DEVICE is the default selector,
-XGPU_BACKEND_PATH adds module folders, OCL_ICD_VENDORS is the OpenCL ICD folder, NO_COLOR.
+XGPU_BACKEND_PATH adds module folders, OCL_ICD_VENDORS is the OpenCL ICD folder, NO_COLOR,
+XGPU_PROFILE adds simulated devices (docs/profiles.md), XGPU_PROFILE_DIR more profile folders.
 
 Exit codes: 0 ok, 1 requirement not met or failure, 2 usage error,
 3 no platform or device at all, 4 no device matches.
@@ -107,6 +111,7 @@ int run_query(const QueryOptions& options) {
   // query reports refused modules itself, one line each; the loader's warnings would say it
   // all a second time. XGPU_LOG_LEVEL, when set, still wins.
   if (std::getenv("XGPU_LOG_LEVEL") == nullptr) set_log_level("error");
+  if (options.profiles) return print_profiles(std::cout, options.json, out_style);
 
   // Parse everything the user typed before looking at devices, so that a typo is a usage
   // error (exit 2) even on a machine with no device.
@@ -187,18 +192,25 @@ Run setup_query(CLI::App& sub) {
                                 "best device.\nExample: xgpu query --select gpu,cpu")
                      ->type_name("[SEL]")
                      ->expected(0, 1);
-  sub.add_option("--require", options->require,
-                 "Only devices meeting every comma-separated term; exit 1 when none does, "
-                 "and say on stderr why each other device does not.\n"
-                 "Example: xgpu query --require mem>=24G,fp64,cu>=8,wg>=256,"
-                 "ext=cl_khr_int64_base_atomics")
-      ->type_name("REQ");
-  sub.add_flag("--probe", options->probe,
-               "Run tiny kernels on each device shown to check fp16 and fp64 arithmetic and the "
-               "maximum work-group size against what the driver advertises; exit 1 when a "
-               "driver promises more than its device does.\nExample: xgpu query --probe -d gpu");
+  auto* require =
+      sub.add_option("--require", options->require,
+                     "Only devices meeting every comma-separated term; exit 1 when none does, "
+                     "and say on stderr why each other device does not.\n"
+                     "Example: xgpu query --require mem>=24G,fp64,cu>=8,wg>=256,"
+                     "ext=cl_khr_int64_base_atomics")
+          ->type_name("REQ");
+  auto* probe = sub.add_flag(
+      "--probe", options->probe,
+      "Run tiny kernels on each device shown to check fp16 and fp64 arithmetic and the "
+      "maximum work-group size against what the driver advertises; exit 1 when a "
+      "driver promises more than its device does.\nExample: xgpu query --probe -d gpu");
+  auto* profiles = sub.add_flag(
+      "--profiles", options->profiles,
+      "List the shipped device profiles (name, device, vendor, file, source); with --json as "
+      "JSON. Opens no device.\nExample: XGPU_PROFILE=nvidia-h100 xgpu query");
   list->excludes(json);
   device->excludes(select);
+  for (CLI::Option* other : {list, device, select, require, probe}) profiles->excludes(other);
   add_color_option(sub, options->color);
   return [options, device, select] {
     options->detail = device->count() > 0;

@@ -1,0 +1,78 @@
+# The shipped profiles (profiles/*.json; docs/profiles.md), included from tests/CMakeLists.txt
+# after xgpu_unit_test is defined. Always: their validation. With the profile module
+# (backends/profile/), for each profile on PoCL: the conformance suite (quick) and the
+# algorithms library's tests on the profile's device alone.
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+
+add_test(NAME profile.shipped_files
+         COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/check_shipped_profiles.py
+                 ${PROJECT_SOURCE_DIR}/profiles --xgpu $<TARGET_FILE:xgpu-cli>)
+set_tests_properties(profile.shipped_files PROPERTIES
+  LABELS profile
+  TIMEOUT 60
+  ENVIRONMENT_MODIFICATION "XGPU_PROFILE_DIR=unset:;XGPU_PROFILE=unset:")
+
+# The command's side, with or without the module: the listing, and --profile's usage errors.
+# A file that is not a profile is refused either way: by the module (not JSON), or for want
+# of one; both say "cannot simulate" and exit 4, never running on the real devices.
+set(profile_not_json ${CMAKE_CURRENT_BINARY_DIR}/profile/not-a-profile.json)
+file(WRITE ${profile_not_json} "this is not JSON\n")
+set(profile_xgpu $<TARGET_FILE:xgpu-cli>)
+function(xgpu_profile_cli_test name)
+  add_test(NAME cli.${name}
+           COMMAND ${XGPU_BASH} ${PROJECT_SOURCE_DIR}/tests/cli/check.sh
+                   --env OCL_ICD_VENDORS=${XGPU_TEST_ICD_DIR} ${ARGN})
+  set_tests_properties(cli.${name} PROPERTIES LABELS "cli;profile" TIMEOUT 120)
+endfunction()
+xgpu_profile_cli_test(query_profiles --stdout "^PROFILE +DEVICE +VENDOR +FILE"
+  --stdout "^nvidia-h100 +NVIDIA H100" --stdout "^  amd-rx-7900xtx: .*github\\.com/"
+  --no-stderr "." -- ${profile_xgpu} query --profiles)
+xgpu_profile_cli_test(query_profiles_and_device --exit 2 --stderr "excludes"
+  -- ${profile_xgpu} query --profiles -d 0)
+xgpu_profile_cli_test(conform_unknown_profile --exit 2
+  --stderr "unknown profile 'nvidai-h100' .*shipped: .*nvidia-h100"
+  -- ${profile_xgpu} conform --profile nvidai-h100 --quick)
+xgpu_profile_cli_test(conform_profile_no_file --exit 2
+  --stderr "no profile file /nonexistent/gpu\\.json"
+  -- ${profile_xgpu} conform --profile /nonexistent/gpu.json)
+xgpu_profile_cli_test(conform_profile_refused --exit 4
+  --stderr "cannot simulate .*not-a-profile\\.json" --no-stdout "passed"
+  -- ${profile_xgpu} conform --profile ${profile_not_json} --quick)
+
+if(TARGET xgpu-backend-profile)
+  # PoCL alone backs the profiles: Oclgrind would be a second, slow device to no purpose.
+  set(profile_icd_dir ${CMAKE_CURRENT_BINARY_DIR}/profile/icd-pocl)
+  file(WRITE ${profile_icd_dir}/pocl.icd "libpocl.so.2\n")
+  file(GLOB shipped_profiles CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/profiles/*.json)
+  # The library's GPU paths at scale, one test case each, rather than every area's per-type
+  # sweeps: those compile a program per element type, about 4 CPU-minutes per profile with a
+  # cold PoCL cache (all of them: docs/profiles.md, "In CI"), while these take about one.
+  # The three-launch and single-pass scans and both sort layouts at 2^20 + 3, the float sum
+  # of 2^24 + 2 ones and both reduce layouts, every transpose and softmax shape (tiles and a
+  # work-group per row), float GEMM by every engine, and the element-wise errors (double on
+  # a device without fp64). Quoted: Catch2 2.13 reads a comma inside quotes as the name's.
+  set(profile_algorithm_cases
+    "scans in both layouts on every device" "sort in both layouts on every device"
+    "summing 2^24 float ones is exact" "float sums meet their bound*"
+    "transpose of every type and shape" "softmax_rows of every floating type and shape"
+    "gemm of float:*" "element-wise operations in place" "element-wise errors:*")
+  list(TRANSFORM profile_algorithm_cases PREPEND "\"")
+  list(TRANSFORM profile_algorithm_cases APPEND "\"")
+  string(JOIN "," profile_algorithm_filter ${profile_algorithm_cases})
+  foreach(file IN LISTS shipped_profiles)
+    get_filename_component(name ${file} NAME_WE)
+    # By name, as a user would: the module finds it through shipped_profiles.hpp.
+    add_test(NAME conform.profile.${name}
+             COMMAND xgpu-cli conform --profile ${name} --quick)
+    set_tests_properties(conform.profile.${name} PROPERTIES
+      LABELS "profile;conform"
+      TIMEOUT 600
+      ENVIRONMENT "OCL_ICD_VENDORS=${profile_icd_dir};XGPU_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/cache/conform.profile.${name}"
+      ENVIRONMENT_MODIFICATION "POCL_DEVICES=unset:;XGPU_DEVICE=unset:;XGPU_VISIBLE_DEVICES=unset:;XGPU_PROFILE=unset:;XGPU_PROFILE_BACKING=unset:;XGPU_PROFILE_DIR=unset:;XGPU_BACKEND_PATH=unset:")
+    xgpu_unit_test(profile.${name}.algorithms "${profile_algorithm_filter}"
+                   ENV "OCL_ICD_VENDORS=${profile_icd_dir}" "XGPU_PROFILE=${name}"
+                       "XGPU_VISIBLE_DEVICES=profile")
+    # Not "unit": the sanitizer build's run (-L unit) stays as long as before.
+    set_tests_properties(unit.profile.${name}.algorithms PROPERTIES LABELS profile)
+  endforeach()
+endif()
