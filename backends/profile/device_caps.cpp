@@ -46,6 +46,16 @@ void parse_language_version(const std::string& text, int& major, int& minor) {
   if (std::sscanf(text.c_str() + at + 9, "%d.%d", &major, &minor) != 2) major = minor = 0;
 }
 
+void allow_opencl_c_3(const std::string& device_version, DeviceCaps& caps) {
+  int major = 0, minor = 0;
+  if (std::sscanf(device_version.c_str(), "OpenCL %d.%d", &major, &minor) != 2 || major < 3)
+    return;
+  if (caps.language_major * 10 + caps.language_minor < major * 10 + minor) {
+    caps.language_major = major;
+    caps.language_minor = minor;
+  }
+}
+
 DeviceCaps read_backing_caps(xgpu_device device) {
   DeviceCaps caps;
   caps.name = text(device, XGPU_DEVICE_NAME);
@@ -67,6 +77,7 @@ DeviceCaps read_backing_caps(xgpu_device device) {
   for (std::string word; words >> word;) caps.extensions.insert(word);
   parse_language_version(text(device, XGPU_DEVICE_LANGUAGE_VERSION), caps.language_major,
                          caps.language_minor);
+  allow_opencl_c_3(text(device, XGPU_DEVICE_VERSION), caps);
   return caps;
 }
 

@@ -32,5 +32,9 @@ DeviceCaps read_backing_caps(xgpu_device device);
 
 /// "OpenCL C 1.2 PoCL" -> {1, 2}; {0, 0} when the text has no version.
 void parse_language_version(const std::string& text, int& major, int& minor);
+/// An OpenCL 3.0 device ("OpenCL 3.0 CUDA") accepts -cl-std=CL3.0 although its
+/// CL_DEVICE_OPENCL_C_VERSION, deprecated in 3.0, reports 1.2 (NVIDIA, Intel NEO, PoCL): the
+/// 3.0 versions are in CL_DEVICE_OPENCL_C_ALL_VERSIONS, which the query schema does not hold.
+void allow_opencl_c_3(const std::string& device_version, DeviceCaps& caps);
 
 }  // namespace xgpu::profile

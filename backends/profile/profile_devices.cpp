@@ -137,6 +137,7 @@ DeviceCaps profile_caps(const nlohmann::json& device, const DeviceCaps& backing)
     caps.language_major = major;
     caps.language_minor = minor;
   }
+  if (has("device_version")) allow_opencl_c_3(device["device_version"].get<std::string>(), caps);
   return caps;
 }
 
