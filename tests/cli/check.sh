@@ -36,6 +36,7 @@ trap 'rm -rf "$work"' EXIT
 # Variables from the developer's shell must not change what the test sees, and kernels the
 # test builds (--probe) go to a cache of its own.
 unset XGPU_DEVICE XGPU_VISIBLE_DEVICES XGPU_BACKEND_PATH XGPU_LOG_LEVEL NO_COLOR \
+  XGPU_CUDA_LIBRARY XGPU_NVRTC_LIBRARY XGPU_CUBLAS_LIBRARY \
   POCL_DEVICES OCL_ICD_VENDORS OCL_ICD_FILENAMES
 export XGPU_CACHE_DIR="$work/cache"
 for assignment in ${envs[@]+"${envs[@]}"}; do export "${assignment?}"; done

@@ -26,6 +26,7 @@ struct QueryOptions {
   bool list = false;
   bool json = false;
   bool probe = false;
+  bool modules = false;  // --modules: every backend module and its state, no devices
   // -d and --select take a selector; given without one they mean the default pick
   // (XGPU_DEVICE, else the best device), so the flags say whether they were given at all.
   bool detail = false, pick = false;
@@ -42,6 +43,7 @@ const char* kQueryFooter = R"(Examples:
   xgpu query -d nvidia --json         one device as JSON
   xgpu query --select opencl:gpu:1    which device this selector picks (exit 4 if none)
   xgpu query --require mem>=24G,fp64  devices with 24 GiB and fp64 (exit 1 if none)
+  xgpu query --modules                every backend module, and why one offers no device
   xgpu query --probe                  check fp16, fp64, work-group size by running kernels
 
 Selectors: [backend:]what[:index], comma-separated, first match wins; what is a type
@@ -118,6 +120,10 @@ int run_query(const QueryOptions& options) {
   if (picking) picked = find(selector);
 
   const std::vector<BackendReport> reports = backends();
+  if (options.modules) {
+    print_modules(std::cout, reports, out_style);
+    return reports.empty() ? kExitNoPlatform : kExitOk;
+  }
   const std::vector<Device> visible = devices();
   if (visible.empty()) {
     if (options.json) std::cout << dump_json(query_json(reports, {})) << '\n';
@@ -197,7 +203,12 @@ Run setup_query(CLI::App& sub) {
                "Run tiny kernels on each device shown to check fp16 and fp64 arithmetic and the "
                "maximum work-group size against what the driver advertises; exit 1 when a "
                "driver promises more than its device does.\nExample: xgpu query --probe -d gpu");
+  auto* modules = sub.add_flag("--modules", options->modules,
+                               "Every backend module found, loaded or refused, with its device "
+                               "count or the reason it offers none (a vendor driver not "
+                               "installed, say).\nExample: xgpu query --modules");
   list->excludes(json);
+  modules->excludes(json)->excludes(list);
   device->excludes(select);
   add_color_option(sub, options->color);
   return [options, device, select] {
