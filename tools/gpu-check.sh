@@ -64,7 +64,8 @@ for root in site.getsitepackages() + [site.getusersitepackages()]:
 PY
 }
 
-libcuda="$(find_driver_file libcuda.so.1)"
+# XGPU_CUDA_LIBRARY (the module's own override) names the driver, e.g. a test's fake one.
+libcuda="${XGPU_CUDA_LIBRARY:-$(find_driver_file libcuda.so.1)}"
 if [[ -z "${libcuda}" ]]; then
   say "no NVIDIA driver (libcuda.so.1 is in none of the driver folders): nothing to check"
   "${xgpu}" query --modules >&2

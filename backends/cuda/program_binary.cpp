@@ -64,11 +64,10 @@ void decode(const std::string& text, const DeviceRecord& record, Program& progra
       ParamInfo param;
       int pointer = 0;
       fields >> param.address_space >> pointer >> param.value_size;
-      fields.get();  // the space before the name
+      if (fields.fail() || fields.get() != ' ') corrupt("bad parameter line");
       std::string rest;
       std::getline(fields, rest);
       const size_t tab = rest.find('\t');
-      if (!fields.eof() && fields.fail()) corrupt("bad parameter line");
       if (tab == std::string::npos) corrupt("bad parameter line");
       param.is_pointer = pointer != 0;
       param.name = rest.substr(0, tab);
