@@ -6,6 +6,7 @@
 #include "driver.hpp"
 #include "entries.hpp"
 #include "errors.hpp"
+#include "program_build.hpp"
 #include "registry.hpp"
 #include "xgpu/common/device_ids.hpp"
 #include "xgpu/common/out_param.hpp"
@@ -53,8 +54,11 @@ std::string cuda_version_text(int version) {
 
 Bytes driver_version_of(DeviceRecord&) { return text(cuda_version_text(driver_version())); }
 Bytes platform_name_of(DeviceRecord&) { return text("CUDA"); }
+// With the translation's fingerprint: the kernel cache keys on this, and PTX made through an
+// older prelude must not be loaded.
 Bytes platform_version_of(DeviceRecord&) {
-  return text("CUDA " + cuda_version_text(driver_version()));
+  return text("CUDA " + cuda_version_text(driver_version()) + " (" + translation_fingerprint() +
+              ")");
 }
 // The kernels are OpenCL C, compiled through the prelude; it targets OpenCL C 1.2.
 Bytes language_of(DeviceRecord&) { return text("OpenCL C 1.2 (through NVRTC)"); }

@@ -14,6 +14,11 @@ namespace xgpu::cuda {
 /// lacks, NVRTC's errors with file:line, an NVRTC too old for the GPU).
 void compile_source(Program& program, const DeviceRecord& device, const std::string& options);
 
+/// What else than the driver decides the PTX a source becomes: "prelude <hash of the
+/// translation's prelude>". device_info's platform version carries it, so the kernel cache
+/// (keyed on it) misses when a new xgpu changes the prelude.
+std::string translation_fingerprint();
+
 /// cuModuleLoadDataEx on program.ptx; the JIT's error log goes to build_log, and a driver
 /// older than the PTX is named as such.
 void load_ptx(Program& program, const DeviceRecord& device);

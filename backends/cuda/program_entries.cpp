@@ -3,6 +3,7 @@
 // device's compute capability. The only file of the module that speaks to the translation;
 // it also gives the launch its contract (launch_contract.hpp).
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <regex>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "launch_contract.hpp"
 #include "nvrtc_library.hpp"
 #include "opencl_to_cuda.hpp"
+#include "prelude_text.hpp"
 #include "program_build.hpp"
 #include "xgpu/common/log.hpp"
 
@@ -140,6 +142,17 @@ void compile_source(Program& program, const DeviceRecord& device, const std::str
     program.kernels.push_back(kernel_info_of(signature));
   XGPU_LOG_DEBUGF("cuda: NVRTC %s made %zu bytes of PTX for %s", nvrtc.version_text().c_str(),
                   program.ptx.size(), architecture(device).c_str());
+}
+
+// FNV-1a: stable across runs and builds, unlike std::hash's promise.
+std::string translation_fingerprint() {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (const char* c = xgpu_cuda::prelude_text(); *c != '\0'; ++c) {
+    hash = (hash ^ static_cast<unsigned char>(*c)) * 0x100000001b3ull;
+  }
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016llx", static_cast<unsigned long long>(hash));
+  return std::string("prelude ") + text;
 }
 
 size_t local_argument_alignment() { return xgpu_cuda::kLocalArgAlignment; }

@@ -19,6 +19,8 @@ void compile_source(Program& program, const DeviceRecord&, const std::string&) {
   unavailable();
 }
 
+std::string translation_fingerprint() { return "no translation"; }
+
 size_t local_argument_alignment() { unavailable(); }
 
 std::vector<unsigned char> launch_information(uint32_t, const size_t*, const size_t*) {

@@ -39,6 +39,8 @@ TEST_CASE("cuda module: the device as the fake driver describes it", "[cuda_fake
   CHECK(info.pci_bus_id == "0000:65:00.0");
   CHECK(info.device_version == "CUDA sm_90");
   CHECK(info.driver_version == "12.4");
+  // The translation's fingerprint is part of what keys the kernel cache.
+  CHECK_THAT(info.platform_version, Catch::Matchers::StartsWith("CUDA 12.4 ("));
   CHECK(info.compute_units == 132);
   CHECK(info.clock_mhz == 1980);
   CHECK(info.global_memory == (std::uint64_t{1} << 30));
