@@ -57,12 +57,11 @@ xgpu_buffer raw_buffer(const BufferCore& buffer) {
   return static_cast<xgpu_buffer>(buffer.handle.get());
 }
 
-// Tells the caching allocator that the command of `event` on `queue` uses these buffers.
+// Tells the caching allocator that a command on `queue` uses these buffers.
 void note_pooled(const Queue& queue, std::initializer_list<const BufferCore*> buffers,
-                 const detail::Module& module, xgpu_event event) {
-  if (event == nullptr) return;
+                 const detail::Module& module) {
   for (const BufferCore* buffer : buffers) {
-    if (detail::touches_pool(*buffer)) buffer->allocation->note_use(&module, queue.raw(), event);
+    if (detail::touches_pool(*buffer)) buffer->allocation->note_use(&module, queue.raw());
   }
 }
 
@@ -93,12 +92,13 @@ Event map_async(Queue& queue, const BufferCore& buffer, std::size_t bytes, std::
   const detail::Module& module = context.module();
   pointer = nullptr;
   xgpu_event event = nullptr;
+  detail::before_command(buffer, module, queue.raw());
   detail::check(module,
                 module.table->buffer_map(raw_queue(queue), raw_buffer(buffer), access, 0, bytes,
                                          &pointer, nullptr, &event),
                 kOperation, context.record);
   Event done = adopt(module, event, kOperation);
-  note_pooled(queue, {&buffer}, module, event);  // the pool waits for the map, as for a copy
+  note_pooled(queue, {&buffer}, module);  // the pool waits for the map, as for a copy
   return done;
 }
 
@@ -107,12 +107,13 @@ Event unmap_async(Queue& queue, const BufferCore& buffer, void* pointer) {
   const ContextState& context = checked(queue, buffer, kOperation);
   const detail::Module& module = context.module();
   xgpu_event event = nullptr;
+  detail::before_command(buffer, module, queue.raw());
   detail::check(
       module,
       module.table->buffer_unmap(raw_queue(queue), raw_buffer(buffer), pointer, nullptr, &event),
       kOperation, context.record);
   Event done = adopt(module, event, kOperation);
-  note_pooled(queue, {&buffer}, module, event);  // the unmap writes the buffer back
+  note_pooled(queue, {&buffer}, module);  // the unmap writes the buffer back
   return done;
 }
 
@@ -165,6 +166,8 @@ Event vendor_gemm(Queue& queue, const VendorGemm& call, const BufferCore& a, con
   raw.ldb = call.ldb;
   raw.ldc = call.ldc;
   xgpu_event event = nullptr;
+  for (const BufferCore* buffer : {&a, &b, &c})
+    detail::before_command(*buffer, module, queue.raw());
   const xgpu_status status = module.table->blas_gemm(raw_queue(queue), &raw, nullptr, &event);
   if (status == XGPU_STATUS_UNSUPPORTED)
     throw Error(Errc::unsupported,
@@ -173,7 +176,7 @@ Event vendor_gemm(Queue& queue, const VendorGemm& call, const BufferCore& a, con
   detail::check(module, status, kOperation, context.record);
   Event done = adopt(module, event, kOperation);
   // The caching allocator must not hand these blocks to a new user before the product ends.
-  note_pooled(queue, {&a, &b, &c}, module, event);
+  note_pooled(queue, {&a, &b, &c}, module);
   return done;
 }
 

@@ -55,6 +55,9 @@ void* native(const Event& event) {
 
 void* native_buffer(const detail::BufferCore& buffer) {
   if (buffer.bytes == 0) return nullptr;
+  // Whatever uses the handle is unknown to xgpu: the block's previous user must be done.
+  if (buffer.allocation != nullptr && buffer.allocation->follows_previous_user())
+    buffer.allocation->wait_for_previous_user();
   return ask(*buffer.handle.module(), XGPU_OBJECT_BUFFER, buffer.handle.get(), buffer.device,
              "native buffer handle");
 }

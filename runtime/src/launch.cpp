@@ -259,11 +259,19 @@ bool any_pooled(const detail::KernelArg* args, std::size_t count) noexcept {
   return false;
 }
 
+// Before the launch: a buffer whose block came from a user that may still run is ordered after it.
+void before_pooled_launch(const detail::KernelArg* args, std::size_t count,
+                          const detail::Module& module, void* queue) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (args[i].buffer != nullptr) detail::before_command(*args[i].buffer, module, queue);
+  }
+}
+
 void note_pooled_use(const detail::KernelArg* args, std::size_t count, const detail::Module& module,
-                     const void* queue, xgpu_event event) {
+                     void* queue) {
   for (std::size_t i = 0; i < count; ++i) {
     if (args[i].buffer != nullptr && detail::touches_pool(*args[i].buffer))
-      args[i].buffer->allocation->note_use(&module, queue, event);
+      args[i].buffer->allocation->note_use(&module, queue);
   }
 }
 
@@ -325,11 +333,12 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
 
     if (state.program->ticket) new_variant = note_shape(state, launch);
     // The cache needs the event of a launch with a new shape, to save after it; otherwise the
-    // driver is asked for one only when the caller keeps it.
-    // A pooled buffer needs it too: its block may not go to a new user before this ends.
+    // driver is asked for one only when the caller keeps it. A pooled buffer needs none: its
+    // allocation notes the queue, and asks it for a marker when the buffer goes.
     pooled = any_pooled(args, count);
+    if (pooled) before_pooled_launch(args, count, module, handle_.get());
     traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
-    raw.event = keep_event || new_variant || pooled || traced_at >= 0 ? &event : nullptr;
+    raw.event = keep_event || new_variant || traced_at >= 0 ? &event : nullptr;
     const auto arg_count = static_cast<std::uint32_t>(count);
     xgpu_status status =
         module.has(&xgpu_backend_v1::kernel_launch_with_args)
@@ -342,11 +351,13 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
                                   context.record);
     }
   }
-  if (event == nullptr) return Event();
-  Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), "kernel",
-             kernel.state());
+  Event done = event == nullptr
+                   ? Event()
+                   : Event(detail::Handle<detail::ObjectKind::event>::adopt(&module, event),
+                           "kernel", kernel.state());
   // After the Event owns it: a note that throws must not leak the driver's event.
-  if (pooled) note_pooled_use(args, count, module, handle_.get(), event);
+  if (pooled) note_pooled_use(args, count, module, handle_.get());
+  if (!done) return Event();
   if (traced_at >= 0) detail::trace::launch(*this, state.name, launch, traced_at, done);
   // The cached binary lacks this launch's code (PoCL compiles per work-group size at the
   // first launch): save the program again once this launch is done.

@@ -83,6 +83,7 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
   const detail::Module& module = context.module();
   auto queue = static_cast<xgpu_queue>(handle_.get());
   auto raw_buffer = static_cast<xgpu_buffer>(buffer.handle.get());
+  detail::before_command(buffer, module, queue);
   xgpu_event event = nullptr;
   const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
   xgpu_event* event_out = blocking && traced_at < 0 ? nullptr : &event;
@@ -95,7 +96,7 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
   detail::check(module, status, operation, context.record);
   Event done = event ? adopt_event(module, event, operation) : Event();
   if (!blocking && detail::touches_pool(buffer))
-    buffer.allocation->note_use(&module, handle_.get(), event);
+    buffer.allocation->note_use(&module, handle_.get());
   if (traced_at >= 0) {
     detail::trace::transfer(*this, direction == Direction::write ? "write" : "read",
                             direction == Direction::write ? "host to device" : "device to host",
@@ -119,6 +120,8 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
   const detail::Module& module = context.module();
   xgpu_event event = nullptr;
   const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
+  detail::before_command(src, module, handle_.get());
+  detail::before_command(dst, module, handle_.get());
   detail::check(module,
                 module.table->buffer_copy(static_cast<xgpu_queue>(handle_.get()),
                                           static_cast<xgpu_buffer>(src.handle.get()),
@@ -127,8 +130,8 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
                                           count * element_size, nullptr, &event),
                 "Queue::copy", context.record);
   Event done = adopt_event(module, event, "Queue::copy");
-  if (detail::touches_pool(src)) src.allocation->note_use(&module, handle_.get(), event);
-  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get(), event);
+  if (detail::touches_pool(src)) src.allocation->note_use(&module, handle_.get());
+  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get());
   if (traced_at >= 0) {
     detail::trace::transfer(*this, "copy", "device to device", count * element_size, traced_at,
                             done, false);
@@ -154,6 +157,7 @@ Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t 
     return Event();
   }
   const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
+  detail::before_command(dst, module, handle_.get());
   detail::check(
       module,
       module.table->buffer_fill(static_cast<xgpu_queue>(handle_.get()),
@@ -161,7 +165,7 @@ Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t 
                                 offset * element_size, count * element_size, nullptr, &event),
       "Queue::fill", context.record);
   Event done = adopt_event(module, event, "Queue::fill");
-  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get(), event);
+  if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get());
   if (traced_at >= 0) {
     detail::trace::transfer(*this, "fill", "fill", count * element_size, traced_at, done, false);
   }
@@ -176,6 +180,7 @@ void* Queue::map_bytes(const BufferCore& buffer, std::size_t element_size, std::
   const detail::Module& module = context.module();
   void* pointer = nullptr;
   xgpu_event raw_event = nullptr;
+  detail::before_command(buffer, module, handle_.get());
   detail::check(module,
                 module.table->buffer_map(static_cast<xgpu_queue>(handle_.get()),
                                          static_cast<xgpu_buffer>(buffer.handle.get()),
@@ -190,6 +195,7 @@ void Queue::unmap_bytes(const BufferCore& buffer, void* pointer) {
   const auto& context = checked_context(*this, buffer, "Queue::unmap");
   const detail::Module& module = context.module();
   xgpu_event raw_event = nullptr;
+  detail::before_command(buffer, module, handle_.get());
   detail::check(module,
                 module.table->buffer_unmap(static_cast<xgpu_queue>(handle_.get()),
                                            static_cast<xgpu_buffer>(buffer.handle.get()), pointer,

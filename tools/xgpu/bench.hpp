@@ -49,6 +49,9 @@ void bench_cache(const Device& device, const BenchOptions& options, std::vector<
 void bench_dispatch(const Device& device, const BenchOptions& options,
                     std::vector<Figure>& figures);
 void bench_memory(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
+/// The allocator figures of the memory suite (bench_allocation.cpp).
+void bench_allocator(const Device& device, const BenchOptions& options,
+                     std::vector<Figure>& figures);
 /// The overlap figure of the memory suite (bench_overlap.cpp).
 void bench_overlap(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 void bench_compute(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);

@@ -1,16 +1,13 @@
 // The `memory` suite of `xgpu bench`: STREAM's triad through an xgpu kernel against the same
 // triad on every host core in the same run, then write, read, copy and map/unmap bandwidth
 // over sizes from 4 KiB to 1 GiB in x16 steps, 256 MiB to 1 GiB the last (capped by the device's
-// largest allocation); then the allocator: pooled alloc+free against the driver's own
-// allocation, and the replay of a small transformer's training step (bench_alloc_trace.hpp).
+// largest allocation); then the allocator (bench_allocation.cpp) and the overlap pipeline
+// (bench_overlap.cpp).
 #include <cmath>
-#include <cstdlib>
-#include <optional>
 #include <string>
 #include <xgpu/extension.hpp>
 #include <xgpu/xgpu.hpp>
 
-#include "bench_alloc_trace.hpp"
 #include "bench_util.hpp"
 
 namespace xgpu::cli {
@@ -142,87 +139,12 @@ void transfers(const Device& device, const BenchOptions& options, std::vector<Fi
   }
 }
 
-// A context with the allocator XGPU_ALLOCATOR names, the variable restored after.
-Context context_with_allocator(const Device& device, const char* allocator) {
-  const char* old = std::getenv("XGPU_ALLOCATOR");
-  const std::optional<std::string> saved = old ? std::optional<std::string>(old) : std::nullopt;
-  setenv("XGPU_ALLOCATOR", allocator, 1);
-  Context context(device);
-  if (saved) {
-    setenv("XGPU_ALLOCATOR", saved->c_str(), 1);
-  } else {
-    unsetenv("XGPU_ALLOCATOR");
-  }
-  return context;
-}
-
-// Microseconds per alloc+free of `size` bytes, `reps` samples of `batch` each.
-Samples alloc_free_us(const Context& context, std::size_t size, int reps, int batch) {
-  { auto warm = context.alloc<unsigned char>(size); }  // the pool's first segment
-  Samples samples;
-  for (int r = 0; r < reps; ++r) {
-    auto t0 = Clock::now();
-    for (int i = 0; i < batch; ++i) {
-      auto buffer = context.alloc<unsigned char>(size);
-    }
-    samples.values.push_back(seconds_since(t0) * 1e6 / batch);
-  }
-  return samples;
-}
-
-// A reused size, pooled against direct: the target is 20x faster and at most 1 us.
-void allocation(const Device& device, const BenchOptions& options, std::vector<Figure>& figures) {
-  const Context pooled = context_with_allocator(device, "caching");
-  const Context direct = context_with_allocator(device, "direct");
-  const int reps = bench::repetitions(options, 5, 21);
-  for (std::size_t size = kKiB; size <= 64 * kMiB; size *= 16) {
-    if (size > device.info().max_allocation) break;
-    const std::string at = ", " + format_bytes(size);
-    Figure drv = bench::make_figure("memory", "alloc+free, driver" + at, "us",
-                                    alloc_free_us(direct, size, reps, 20));
-    Figure pool = bench::make_figure("memory", "alloc+free, pooled" + at, "us",
-                                     alloc_free_us(pooled, size, reps, 200));
-    bench::compare_with(pool, drv, 1.0 / 20, true);
-    if (pool.samples.median() > 1.0) {
-      pool.met = false;
-      pool.note = "median above 1 us";
-    }
-    figures.push_back(drv);
-    figures.push_back(pool);
-  }
-}
-
-void trace_replay(const Device& device, const BenchOptions& options, std::vector<Figure>& figures) {
-  const Context context = context_with_allocator(device, "caching");
-  const bench::TrainingStep step = bench::small_transformer(options.quick);
-  bench::replay_training(context, step, 1);  // the first step fills the cache
-  context.reset_peak_stats();
-  auto t0 = Clock::now();
-  const int steps = options.quick ? 2 : 5;
-  const std::size_t events = bench::replay_training(context, step, steps);
-  const double seconds = seconds_since(t0);
-  const MemoryStats stats = context.memory_stats();
-  Figure ratio =
-      bench::make_figure("memory", "training step replay: peak reserved / allocated", "x");
-  ratio.samples.values.push_back(static_cast<double>(stats.peak_reserved) /
-                                 static_cast<double>(stats.peak_allocated));
-  ratio.target = "<= 1.25";
-  ratio.met = ratio.samples.median() <= 1.25;
-  ratio.note = "peak allocated " + format_bytes(stats.peak_allocated) + ", peak reserved " +
-               format_bytes(stats.peak_reserved);
-  figures.push_back(ratio);
-  Figure cost = bench::make_figure("memory", "training step replay: alloc or free", "us");
-  cost.samples.values.push_back(seconds * 1e6 / static_cast<double>(events));
-  figures.push_back(cost);
-}
-
 }  // namespace
 
 void bench_memory(const Device& device, const BenchOptions& options, std::vector<Figure>& figures) {
   triad(device, options, figures);
   transfers(device, options, figures);
-  allocation(device, options, figures);
-  trace_replay(device, options, figures);
+  bench_allocator(device, options, figures);
   bench_overlap(device, options, figures);
 }
 

@@ -1,6 +1,7 @@
 // detail::Allocation: what every copy of a buffer shares with its context's allocator.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -13,6 +14,14 @@ namespace xgpu::detail {
 
 class MemoryPool;
 struct Block;
+struct Module;
+
+/// A queue that used a block, and an event completing once everything enqueued on that queue
+/// up to the block's free has: when the marker completes, that queue is done with the block.
+struct QueueUse {
+  Handle<ObjectKind::queue> queue;
+  Handle<ObjectKind::event> marker;
+};
 
 struct Allocation {
   Allocation(std::shared_ptr<MemoryPool> owner, Block* pooled, std::size_t size)
@@ -22,28 +31,69 @@ struct Allocation {
   /// The last copy of the buffer went: the pool takes the memory back (or counts the free).
   ~Allocation();
 
-  /// A command enqueued on `queue` with `event` reads or writes this buffer: the block may
-  /// not go to another user before it completes. Only pooled blocks need it (see is_pooled).
-  /// One event is kept per queue: a queue is in order, so its last command finishes after
-  /// its earlier ones; commands of different queues may finish in any order.
-  void note_use(const Module* module, const void* queue, void* event);
-  /// The kept events, for the pool when the buffer goes.
-  std::vector<Handle<ObjectKind::event>> take_uses();
+  /// A command was enqueued on `queue` that reads or writes this buffer: the block may not go
+  /// to another user before it completes. Only the queue is kept (retained the first time), no
+  /// event: when the buffer goes, the pool asks each queue for a marker covering everything
+  /// enqueued on it so far, which covers this buffer's last use there. Commands of different
+  /// queues may finish in any order, hence one marker per queue. Only pooled blocks need it.
+  void note_use(const Module* module, void* queue);
+  /// The queues that used the buffer, for the pool when the buffer goes.
+  std::vector<Handle<ObjectKind::queue>> take_queues();
   bool is_pooled() const noexcept { return block != nullptr; }
+
+  /// Whether the block came from a previous user whose commands may still run (the pool hands
+  /// out such a block at once to the queue that used it: docs/memory.md, "Reuse at once").
+  bool follows_previous_user() const noexcept {
+    return follows_previous_.load(std::memory_order_acquire);
+  }
+  /// Before a command on `queue` uses the buffer: `queue` waits, on the device, for the
+  /// previous user's commands on every other queue (a barrier; a command of the same queue
+  /// comes after them anyway, queues being in order).
+  void order_after_previous_user(const Module* module, void* queue);
+  /// Before the host or another API touches the buffer (a native handle): waits for the
+  /// previous user's commands on the host.
+  void wait_for_previous_user();
+  /// For the pool when the buffer goes: what of the previous user may still run.
+  std::vector<QueueUse> take_previous_uses();
+  /// For the pool when it hands out a block freed with `uses` pending.
+  void set_previous_uses(std::vector<QueueUse> uses);
 
   std::shared_ptr<MemoryPool> pool;  ///< keeps the pool (and its slabs) alive
   Block* block;                      ///< nullptr for a buffer of its own (direct allocation)
   std::size_t bytes;
 
   std::mutex use_mutex;
-  /// Under use_mutex: the last command of each queue that used the buffer.
-  std::vector<std::pair<const void*, Handle<ObjectKind::event>>> last_uses;
+  /// Under use_mutex: every queue that used the buffer (usually one).
+  std::vector<Handle<ObjectKind::queue>> used_on;
+
+ private:
+  std::atomic<bool> follows_previous_{false};
+  /// Under use_mutex: the previous user's queues whose markers had not completed when the
+  /// block was handed out, and the queues already ordered after them.
+  std::vector<QueueUse> previous_;
+  std::vector<Handle<ObjectKind::queue>> ordered_;
 };
 
-/// Tells the allocation of each pooled buffer that the command of `event` uses it. Cheap
-/// when none is pooled: one pointer test per buffer.
+/// Whether the allocation of `buffer` must be told of the commands that use it. Cheap when it
+/// is not pooled: one pointer test.
 inline bool touches_pool(const BufferCore& buffer) noexcept {
   return buffer.allocation != nullptr && buffer.allocation->is_pooled();
+}
+
+/// The queue this thread last enqueued a command on that used a pooled buffer: the pool's
+/// guess of the queue the thread's next allocation will be used on (PyTorch asks for the
+/// current stream; xgpu's allocation has no queue). A wrong guess costs a device-side wait,
+/// never correctness: see order_after_previous_user().
+const void* last_queue_of_this_thread() noexcept;
+void set_last_queue_of_this_thread(const void* queue) noexcept;
+
+/// Called before every command that uses `buffer` on `queue`, before it is enqueued: one
+/// pointer test for a buffer that is not pooled.
+inline void before_command(const BufferCore& buffer, const Module& module, void* queue) {
+  if (!touches_pool(buffer)) return;
+  set_last_queue_of_this_thread(queue);
+  if (buffer.allocation->follows_previous_user())
+    buffer.allocation->order_after_previous_user(&module, queue);
 }
 
 }  // namespace xgpu::detail

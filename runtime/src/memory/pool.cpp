@@ -40,34 +40,101 @@ std::set<std::pair<std::size_t, Block*>>& free_set(std::set<std::pair<std::size_
 
 Allocation::~Allocation() { pool->release(*this); }
 
-void Allocation::note_use(const Module* module, const void* queue, void* event) {
-  auto kept = Handle<ObjectKind::event>::retain(module, event);
+void Allocation::note_use(const Module* module, void* queue) {
   std::lock_guard<std::mutex> lock(use_mutex);
-  for (auto& use : last_uses) {
-    if (use.first == queue) {
-      use.second.swap(kept);  // the older event, now in kept, is released on return
-      return;
-    }
+  for (const auto& used : used_on) {
+    if (used.get() == queue) return;  // the common case: a launch on a queue seen before
   }
-  last_uses.emplace_back(queue, std::move(kept));
+  // Retained: the pool asks this queue for a marker when the buffer goes, and a program may
+  // release its Queue first.
+  used_on.push_back(Handle<ObjectKind::queue>::retain(module, queue));
 }
 
-std::vector<Handle<ObjectKind::event>> Allocation::take_uses() {
-  std::vector<Handle<ObjectKind::event>> events;
+std::vector<Handle<ObjectKind::queue>> Allocation::take_queues() {
   std::lock_guard<std::mutex> lock(use_mutex);
-  events.reserve(last_uses.size());
-  for (auto& use : last_uses) events.push_back(std::move(use.second));
-  last_uses.clear();
-  return events;
+  return std::move(used_on);
 }
 
 namespace {
-// Drops the finished events; true when none is left.
-bool all_finished(std::vector<Handle<ObjectKind::event>>& events) {
-  events.erase(std::remove_if(events.begin(), events.end(),
-                              [](const Handle<ObjectKind::event>& e) { return has_finished(e); }),
-               events.end());
-  return events.empty();
+thread_local const void* t_last_queue = nullptr;
+
+// Drops the uses whose marker has completed; true when none is left.
+bool all_finished(std::vector<QueueUse>& uses) {
+  uses.erase(std::remove_if(uses.begin(), uses.end(),
+                            [](const QueueUse& use) { return has_finished(use.marker); }),
+             uses.end());
+  return uses.empty();
+}
+}  // namespace
+
+const void* last_queue_of_this_thread() noexcept { return t_last_queue; }
+void set_last_queue_of_this_thread(const void* queue) noexcept { t_last_queue = queue; }
+
+void Allocation::set_previous_uses(std::vector<QueueUse> uses) {
+  std::lock_guard<std::mutex> lock(use_mutex);
+  previous_ = std::move(uses);
+  follows_previous_.store(!previous_.empty(), std::memory_order_release);
+}
+
+std::vector<QueueUse> Allocation::take_previous_uses() {
+  std::lock_guard<std::mutex> lock(use_mutex);
+  follows_previous_.store(false, std::memory_order_release);
+  ordered_.clear();
+  return std::move(previous_);
+}
+
+void Allocation::order_after_previous_user(const Module* module, void* queue) {
+  std::lock_guard<std::mutex> lock(use_mutex);
+  if (all_finished(previous_)) {
+    follows_previous_.store(false, std::memory_order_release);
+    ordered_.clear();
+    return;
+  }
+  for (const auto& done : ordered_) {
+    if (done.get() == queue) return;  // a barrier on this queue already orders it after them
+  }
+  std::vector<xgpu_event> others;
+  for (const QueueUse& use : previous_) {
+    if (use.queue.get() != queue) others.push_back(static_cast<xgpu_event>(use.marker.get()));
+  }
+  if (!others.empty()) {
+    const xgpu_wait_v1 wait{others.data(), static_cast<std::uint32_t>(others.size())};
+    const bool barrier = module->has(&xgpu_backend_v1::queue_barrier) &&
+                         module->table->queue_barrier(static_cast<xgpu_queue>(queue), &wait,
+                                                      nullptr) == XGPU_STATUS_SUCCESS;
+    // Without a barrier the host waits: slower, as safe. (A marker that failed has finished.)
+    if (!barrier) module->table->event_wait(others.data(), wait.count);
+  }
+  ordered_.push_back(Handle<ObjectKind::queue>::retain(module, queue));
+}
+
+void Allocation::wait_for_previous_user() {
+  std::lock_guard<std::mutex> lock(use_mutex);
+  for (const QueueUse& use : previous_) {
+    auto raw = static_cast<xgpu_event>(use.marker.get());
+    use.marker.module()->table->event_wait(&raw, 1);
+  }
+  previous_.clear();
+  ordered_.clear();
+  follows_previous_.store(false, std::memory_order_release);
+}
+
+namespace {
+// An event that completes when every command enqueued on `queue` so far has: the last use of
+// a buffer there among them. A module without queue_barrier (none that pools: it predates
+// buffer_create_sub, but the entry may be NULL) gets the queue drained instead: no event.
+Handle<ObjectKind::event> marker_of(const Handle<ObjectKind::queue>& queue) {
+  const Module& module = *queue.module();
+  const auto raw = static_cast<xgpu_queue>(queue.get());
+  if (module.has(&xgpu_backend_v1::queue_barrier)) {
+    xgpu_event event = nullptr;
+    if (module.table->queue_barrier(raw, nullptr, &event) == XGPU_STATUS_SUCCESS &&
+        event != nullptr) {
+      return Handle<ObjectKind::event>::adopt(&module, event);
+    }
+  }
+  module.table->queue_finish(raw);  // a queue that cannot finish runs nothing any more
+  return {};
 }
 }  // namespace
 
@@ -138,10 +205,20 @@ BufferCore MemoryPool::allocate(std::size_t bytes, std::uint32_t flags) {
   const bool small = bytes <= kSmallRequest;
   const std::size_t rounded = round_up(std::max(bytes, kMinBlock), alignment_);
   if (!pending_.empty()) settle_pending(false);
-  Block* block = take_block(rounded, small);
+  std::vector<QueueUse> previous;
+  Block* block = nullptr;
+  if (!pending_.empty()) {
+    // Best fit among the free blocks and those this thread's queue freed (reuse at once).
+    const auto& blocks = small ? free_small_ : free_large_;
+    const auto free_fit = blocks.lower_bound({rounded, nullptr});
+    const std::size_t largest = free_fit == blocks.end() ? 2 * rounded : free_fit->first;
+    block = take_pending_of_queue(rounded, std::min(largest, 2 * rounded), small,
+                                  last_queue_of_this_thread(), previous);
+  }
+  if (block == nullptr) block = take_block(rounded, small);
   if (block == nullptr) block = grow(bytes, rounded, small);
   block->state = Block::State::used;  // first: the piece split off must not merge back into it
-  split(*block, rounded, small);
+  if (previous.empty()) split(*block, rounded, small);
   const std::uint32_t access = flags & (XGPU_MEM_READ_ONLY | XGPU_MEM_WRITE_ONLY);
   if (!block->view || block->view_bytes != bytes || block->view_flags != access) {
     block->view = {};
@@ -159,6 +236,7 @@ BufferCore MemoryPool::allocate(std::size_t bytes, std::uint32_t flags) {
     block->view_flags = access;
   }
   core.allocation = std::make_shared<Allocation>(shared_from_this(), block, bytes);
+  if (!previous.empty()) core.allocation->set_previous_uses(std::move(previous));
   core.handle = block->view;
   core.bytes = bytes;
   on_allocated(bytes);
@@ -175,14 +253,42 @@ Block* MemoryPool::take_block(std::size_t rounded, bool small) {
   return block;
 }
 
-// A new segment: small requests share 2 MiB slabs, mid-sized ones 20 MiB segments, larger
-// ones get their own rounded to 2 MiB (PyTorch's sizes). Under a limit that the segment
-// would pass, or when the driver refuses it, the request's own size is tried; then the cache
-// goes back to the driver and everything is tried once more.
+// Reuse at once: a block freed while commands using it may still run goes at once to a thread
+// whose last pooled command was on the one queue that used it; that queue runs in order, so its
+// next commands come after the previous user's. Best fit, never split (the rest would be as
+// busy), no larger than the best free block nor than twice the request, so that a small
+// buffer does not pin a large block.
+// Correctness never rests on the guess: the new buffer's commands on any other queue wait for
+// the previous user's (Allocation::order_after_previous_user).
+Block* MemoryPool::take_pending_of_queue(std::size_t rounded, std::size_t largest, bool small,
+                                         const void* queue, std::vector<QueueUse>& uses) {
+  if (queue == nullptr) return nullptr;
+  auto best = pending_.end();
+  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+    const Block& block = **it;
+    if (block.segment->small != small || block.size < rounded || block.size > largest) continue;
+    const bool only_that_queue =
+        std::all_of(block.pending_on.begin(), block.pending_on.end(),
+                    [&](const QueueUse& use) { return use.queue.get() == queue; });
+    if (only_that_queue && (best == pending_.end() || block.size < (*best)->size)) best = it;
+  }
+  if (best == pending_.end()) return nullptr;
+  Block* block = *best;
+  pending_.erase(best);
+  uses = std::move(block->pending_on);
+  block->pending_on.clear();
+  return block;
+}
+
+// A new segment: small requests share 2 MiB slabs; larger ones get one of their own rounded
+// up to 2 MiB, which they may later share with smaller large requests through splitting.
+// PyTorch also gives requests of 1 to 10 MiB shared 20 MiB segments; that saves driver calls
+// in the first step only and left up to 19 MiB unused in a small model's step (1.40x its peak
+// allocated: docs/memory.md). Under a limit that the segment would pass, or when the driver
+// refuses it, the request's own size is tried; then the cache goes back to the driver and
+// everything is tried once more.
 Block* MemoryPool::grow(std::size_t request, std::size_t rounded, bool small) {
-  std::size_t wanted = small                   ? kSmallSegment
-                       : rounded < kMidRequest ? kMidSegment
-                                               : round_up(rounded, kSmallSegment);
+  std::size_t wanted = small ? kSmallSegment : round_up(rounded, kSmallSegment);
   const std::uint64_t largest = device_->info.max_allocation;
   if (largest != 0 && wanted > largest) wanted = std::max<std::size_t>(rounded, largest);
   xgpu_status status = XGPU_STATUS_SUCCESS;
@@ -268,8 +374,8 @@ void MemoryPool::settle_pending(bool wait) {
   auto still = pending_.begin();
   for (Block* block : pending_) {
     if (wait) {
-      for (const auto& event : block->pending_on) {
-        auto raw = static_cast<xgpu_event>(event.get());
+      for (const QueueUse& use : block->pending_on) {
+        auto raw = static_cast<xgpu_event>(use.marker.get());
         device_->module->table->event_wait(&raw, 1);  // a failed command has finished too
       }
     }
@@ -302,10 +408,20 @@ std::size_t MemoryPool::release_free_segments() {
 
 void MemoryPool::release(Allocation& allocation) noexcept {
   try {
-    std::vector<Handle<ObjectKind::event>> uses = allocation.take_uses();
+    std::vector<Handle<ObjectKind::queue>> queues = allocation.take_queues();
+    // What the block's previous user may still run counts too: the buffer may have gone
+    // before its first command.
+    std::vector<QueueUse> uses = allocation.take_previous_uses();
     // At exit the drivers may be gone (see handle.cpp): ask them nothing; no one allocates
     // again anyway.
-    if (exit_has_begun()) uses.clear();
+    if (exit_has_begun()) {
+      queues.clear();
+      uses.clear();
+    }
+    for (auto& queue : queues) {
+      if (Handle<ObjectKind::event> marker = marker_of(queue))
+        uses.push_back({std::move(queue), std::move(marker)});
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     on_freed(allocation.bytes);
     if (allocation.block == nullptr) {

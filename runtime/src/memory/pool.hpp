@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../registry.hpp"
+#include "allocation.hpp"
 #include "xgpu/buffer.hpp"
 #include "xgpu/handle.hpp"
 #include "xgpu/memory.hpp"
@@ -33,8 +34,8 @@ struct Block {
   Handle<ObjectKind::buffer> view;
   std::size_t view_bytes = 0;
   std::uint32_t view_flags = 0;
-  /// For State::pending: the last command of each queue that used it.
-  std::vector<Handle<ObjectKind::event>> pending_on;
+  /// For State::pending: each queue that used it, with its marker at the free.
+  std::vector<QueueUse> pending_on;
 };
 
 /// One driver buffer the pool carves blocks from.
@@ -49,11 +50,10 @@ enum class AllocatorKind { caching, direct };
 
 class MemoryPool : public std::enable_shared_from_this<MemoryPool> {
  public:
-  /// Requests up to this size share 2 MiB slabs; larger ones get segments of their own kind.
+  /// Requests up to this size share 2 MiB slabs; larger ones get a segment of their own,
+  /// rounded up to 2 MiB (docs/memory.md says why there is no 20 MiB mid-size segment).
   static constexpr std::size_t kSmallRequest = std::size_t{1} << 20;
   static constexpr std::size_t kSmallSegment = std::size_t{2} << 20;
-  static constexpr std::size_t kMidRequest = std::size_t{10} << 20;
-  static constexpr std::size_t kMidSegment = std::size_t{20} << 20;
   static constexpr std::size_t kMinBlock = 512;
 
   MemoryPool(const DeviceRecord* device, Handle<ObjectKind::context> context, AllocatorKind kind,
@@ -76,6 +76,8 @@ class MemoryPool : public std::enable_shared_from_this<MemoryPool> {
   Handle<ObjectKind::buffer> driver_buffer(std::size_t bytes, std::uint32_t flags,
                                            xgpu_status& status);
   Block* take_block(std::size_t rounded, bool small);
+  Block* take_pending_of_queue(std::size_t rounded, std::size_t largest, bool small,
+                               const void* queue, std::vector<QueueUse>& uses);
   Block* grow(std::size_t request, std::size_t rounded, bool small);
   Block* new_segment(std::size_t segment_size, bool small, xgpu_status& status);
   void split(Block& block, std::size_t rounded, bool small);

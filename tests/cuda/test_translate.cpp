@@ -1,0 +1,224 @@
+// The OpenCL-C-to-CUDA translation (backends/cuda/translate), without NVRTC or a GPU: the
+// kernel signatures, the __local parameter rewriting, the rewritten source and the options.
+#include <catch2/catch.hpp>
+
+#include "opencl_to_cuda.hpp"
+
+using namespace xgpu_cuda;
+
+namespace {
+
+// The translated text after the prelude (from the #line marker the translation writes).
+std::string body_of(const Translation& t) {
+  const std::size_t at = t.cuda_source.find("#line 1 \"k.cl\"");
+  REQUIRE(at != std::string::npos);
+  return t.cuda_source.substr(at);
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("signatures: qualifiers, pointers, sizes, several kernels", "[cuda][translate]") {
+  const char* source = R"(
+// kernel void commented_out(global int* x) {}
+/* __kernel void also_commented(int a) {} */
+#define REAL float
+typedef struct { int a; float b; } Pair;
+__kernel void first(__global const float* restrict in, global REAL* out,
+                    const uint n, float4 v, Pair p, __constant int* table) {
+  out[0] = in[0];
+}
+kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void second(
+    __local   float*scratch,   // spans lines, odd spacing
+    volatile __global int * counter,
+    long big, half h, double3 d3) {}
+)";
+  const Translation t = translate_opencl_c(source, "k.cl");
+  REQUIRE(t.kernels.size() == 2);
+  const KernelSignature& a = t.kernels[0];
+  CHECK(a.name == "first");
+  REQUIRE(a.params.size() == 6);
+  CHECK(a.params[0].name == "in");
+  CHECK(a.params[0].type == "__global const float* restrict");
+  CHECK(a.params[0].space == AddressSpace::global_);
+  CHECK(a.params[0].is_pointer);
+  CHECK(a.params[1].name == "out");
+  CHECK(a.params[1].space == AddressSpace::global_);
+  CHECK(a.params[2].name == "n");
+  CHECK_FALSE(a.params[2].is_pointer);
+  CHECK(a.params[2].space == AddressSpace::private_);
+  CHECK(a.params[2].value_size == 4);
+  CHECK(a.params[3].value_size == 16);
+  CHECK(a.params[4].value_size == 0);  // a struct: unknown here
+  CHECK(a.params[5].space == AddressSpace::constant_);
+
+  const KernelSignature& b = t.kernels[1];
+  CHECK(b.name == "second");
+  REQUIRE(b.params.size() == 5);
+  CHECK(b.params[0].name == "scratch");
+  CHECK(b.params[0].space == AddressSpace::local_);
+  CHECK(b.params[0].is_pointer);
+  CHECK(b.params[1].name == "counter");
+  CHECK(b.params[1].space == AddressSpace::global_);
+  CHECK(b.params[2].value_size == 8);
+  CHECK(b.params[3].value_size == 2);
+  CHECK(b.params[4].value_size == 32);  // a 3-vector takes 4 components
+}
+
+TEST_CASE("signatures: macros, -D options, conditionals", "[cuda][translate]") {
+  const char* source = R"(
+#ifdef XGPU_T_DOUBLE
+kernel void only_double(global double* x) {}
+#else
+kernel void not_double(global XGPU_T* x, XGPU_T scale) {}
+#endif
+#if defined(WIDTH) && WIDTH > 2
+kernel void wide(global int* x) {}
+#endif
+#define OPS(T) \
+  kernel void ops_##T(global const T* a, T b) { }
+OPS(int)
+OPS(ulong)
+#define NAMED(name) kernel void name(global float* x) {}
+NAMED(made_by_name)
+)";
+  SECTION("float, WIDTH 4") {
+    const Translation t = translate_opencl_c(source, "k.cl", "-DXGPU_T=float -D WIDTH=4");
+    REQUIRE(t.kernels.size() == 5);
+    CHECK(t.kernels[0].name == "not_double");
+    CHECK(t.kernels[0].params[1].value_size == 4);  // XGPU_T from -D
+    CHECK(t.kernels[1].name == "wide");
+    CHECK(t.kernels[2].name == "ops_int");
+    CHECK(t.kernels[2].params[1].value_size == 4);
+    CHECK(t.kernels[3].name == "ops_ulong");
+    CHECK(t.kernels[3].params[1].value_size == 8);
+    CHECK(t.kernels[4].name == "made_by_name");
+    // -D lands after the prelude, as a #define, not as an NVRTC option.
+    CHECK(contains(t.cuda_source, "#define XGPU_T float\n"));
+  }
+  SECTION("double, WIDTH 2") {
+    const Translation t =
+        translate_opencl_c(source, "k.cl", "-DXGPU_T=double -DXGPU_T_DOUBLE -DWIDTH=2");
+    REQUIRE(t.kernels.size() == 4);
+    CHECK(t.kernels[0].name == "only_double");
+    CHECK(t.kernels[1].name == "ops_int");
+  }
+}
+
+TEST_CASE("__local pointer parameters become offsets into dynamic shared memory",
+          "[cuda][translate]") {
+  const Translation t = translate_opencl_c(
+      "kernel void k(global float* x, local float4* a, uint n, __local int* b) { a[0] = 1; }",
+      "k.cl");
+  const std::string body = body_of(t);
+  CHECK(contains(body, "unsigned int xcl_local_a"));
+  CHECK(contains(body, "unsigned int xcl_local_b"));
+  CHECK(contains(body, "xcl_dynamic_local + xcl_local_a"));
+  CHECK(contains(body, "xcl_dynamic_local + xcl_local_b"));
+  // The hidden launch parameter comes last, and the kernel copies it first.
+  CHECK(contains(body, ", xgpu_cuda_launch_info xcl_launch_param)"));
+  CHECK(contains(body, "{ xcl_enter(xcl_launch_param);"));
+  CHECK(contains(body, "extern \"C\" __global__ void k("));
+  REQUIRE(t.kernels[0].params.size() == 4);  // the signature keeps the OpenCL parameters
+}
+
+TEST_CASE("local variables, constants, swizzles, vector literals", "[cuda][translate]") {
+  const char* source = R"(
+constant float table[2] = {1.0f, 2.0f};
+typedef struct { float lo; int hi; } Range;
+float helper(local float* p, Range r) { return p[0] + r.lo + r.hi; }
+kernel void k(global float4* x) {
+  local float tile[64];
+  __local int count;
+  local float* view = tile;
+  float4 v = (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+  float2 w = v.xy + v.s23 + v.lo + v.odd;
+  float s = v.x + v.s3 + v.S1;
+  int2 cast = (int2)(7);
+  x[0] = v;
+}
+)";
+  const std::string body = body_of(translate_opencl_c(source, "k.cl"));
+  CHECK(contains(body, "__constant__ const float table[2]"));
+  CHECK(contains(body, "__shared__ float tile[64];"));
+  CHECK(contains(body, "__shared__ int count;"));
+  CHECK(contains(body, "__local float* view = tile;"));  // a pointer: no __shared__
+  CHECK(contains(body, "float helper(__local float* p, Range r)"));
+  CHECK(contains(body, "r.lo + r.hi"));  // struct members, not swizzles
+  CHECK(contains(body, "float4(1.0f, 2.0f, 3.0f, 4.0f)"));
+  // `lo` and `hi` are members of Range here, so `.lo` stays a member access (on a vector it
+  // then fails to compile, never silently); `.odd` is no member name and is a swizzle.
+  CHECK(contains(body, "v.sw<0,1>() + v.sw<2,3>() + v.lo + v.odd_()"));
+  CHECK(contains(body, "v.x + v.s3 + v.s1"));
+  CHECK(contains(body, "int2(7)"));  // a vector type: the constructor broadcasts
+}
+
+TEST_CASE("swizzles and literals without struct members in the way", "[cuda][translate]") {
+  const std::string body = body_of(translate_opencl_c(
+      "#define VEC float4\n"
+      "kernel void k(global float* x) { float4 v = (VEC)(1.0f, 2.0f, x[0], x[1]);\n"
+      "  float2 h = v.hi + v.even; v.lo = h; float s = (float)(x[2]); if (s) (void)0; }",
+      "k.cl"));
+  CHECK(contains(body, "VEC(1.0f, 2.0f, x[0], x[1])"));  // a macro type with a comma inside
+  CHECK(contains(body, "v.hi_() + v.even_(); v.lo_() = h;"));
+  CHECK(contains(body, "(float)(x[2])"));  // one value, a scalar type: a cast stays a cast
+  CHECK(contains(body, "if (s) (void)0;"));
+}
+
+TEST_CASE("unsupported features are refused with their name and line", "[cuda][translate]") {
+  auto refusal = [](const char* source) {
+    try {
+      translate_opencl_c(source, "k.cl");
+    } catch (const TranslationError& e) {
+      return std::to_string(e.line()) + " " + e.message();
+    }
+    return std::string("accepted");
+  };
+  CHECK(contains(refusal("kernel void k(\n  read_only image2d_t img) {}"), "2 images (image2d_t)"));
+  CHECK(
+      contains(refusal("\n\nkernel void k(global float* x) {\n x[0] = sub_group_reduce_add(1); }"),
+               "4 sub-groups (sub_group_reduce_add)"));
+  CHECK(contains(refusal("kernel void k(global int* x) { atomic_fetch_add(x, 1); }"),
+                 "OpenCL 2.0 atomics"));
+  CHECK(contains(refusal("kernel void k(sampler_t s) {}"), "images (sampler_t)"));
+  // Inside a branch the conditionals drop, a feature is fine.
+  CHECK(refusal("#ifdef cl_khr_subgroups\nvoid f() { sub_group_barrier(0); }\n#endif\n"
+                "kernel void k(global int* x) {}") == "accepted");
+  // printf exists in CUDA.
+  CHECK(refusal("kernel void k() { printf(\"%d\\n\", 1); }") == "accepted");
+  // The full message names the file and line.
+  try {
+    translate_opencl_c("kernel void k(image3d_t i) {}", "input.cl");
+    FAIL("accepted");
+  } catch (const TranslationError& e) {
+    CHECK(std::string(e.what()) ==
+          "input.cl:1: images (image3d_t) is not supported by the CUDA "
+          "module's OpenCL C prelude");
+  }
+}
+
+TEST_CASE("build options map to NVRTC's, never fast math unasked", "[cuda][translate]") {
+  auto has = [](const std::vector<std::string>& options, const std::string& o) {
+    return std::find(options.begin(), options.end(), o) != options.end();
+  };
+  const auto plain = nvrtc_options("-DN=4 -D M=2 -I /inc -Ifolder -cl-std=CL1.2 -w", 9, 0);
+  CHECK(has(plain, "--gpu-architecture=compute_90"));
+  CHECK(has(plain, "-default-device"));
+  CHECK(has(plain, "-I/inc"));
+  CHECK(has(plain, "-Ifolder"));
+  CHECK(has(plain, "-w"));
+  CHECK_FALSE(has(plain, "-DN=4"));  // in the source instead
+  CHECK_FALSE(has(plain, "--use_fast_math"));
+  CHECK(has(nvrtc_options("-cl-fast-relaxed-math", 8, 0), "--use_fast_math"));
+  CHECK(has(nvrtc_options("-cl-mad-enable -cl-no-signed-zeros", 8, 0), "--fmad=true"));
+  CHECK_FALSE(has(nvrtc_options("-cl-mad-enable -cl-finite-math-only", 8, 0), "--use_fast_math"));
+  CHECK_THROWS_WITH(nvrtc_options("-cl-made-up-flag", 8, 0),
+                    Catch::Contains("-cl-made-up-flag has no CUDA equivalent"));
+  CHECK_THROWS_WITH(nvrtc_options("--frobnicate", 8, 0),
+                    Catch::Contains("unknown build option --frobnicate"));
+  CHECK_THROWS_WITH(nvrtc_options("-D", 8, 0), Catch::Contains("-D needs a value"));
+}
