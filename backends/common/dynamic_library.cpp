@@ -54,6 +54,7 @@ DynamicLibrary DynamicLibrary::open(const LibrarySpec& spec,
   }
   DynamicLibrary none;
   none.overridden_ = overridden;
+  none.attempts_ = tried;
   none.why_not_ = std::string(spec.what) + " could not be opened (" +
                   (candidates.empty() ? std::string("no candidate") : tried) + ")";
   if (overridden) none.why_not_ += std::string(", as ") + spec.override_variable + " asks";

@@ -1,12 +1,12 @@
 // UUID and PCI address queries, the Khronos extension first, then the vendor's.
 #include "device_ids.hpp"
 
-#include <cstdio>
 #include <optional>
 
 #include "cl_query.hpp"
 #include "errors.hpp"
 #include "vendor.hpp"
+#include "xgpu/common/device_ids.hpp"
 
 namespace xgpu::opencl {
 namespace {
@@ -35,14 +35,9 @@ std::string device_uuid(const DeviceRecord& record) {
   }
   unsigned char uuid[kUuidSize] = {};
   check_device_info(clGetDeviceInfo(record.device, kDeviceUuidKhr, sizeof(uuid), uuid, nullptr));
-  char text[2 * kUuidSize + 1];
-  bool all_zero = true;
-  for (size_t i = 0; i < kUuidSize; ++i) {
-    std::snprintf(text + 2 * i, 3, "%02x", uuid[i]);
-    all_zero = all_zero && uuid[i] == 0;
-  }
+  std::string text = common::uuid_text(uuid);
   // Some drivers list the extension but fill zeros: that identifies nothing.
-  if (all_zero) fail(XGPU_STATUS_NOT_AVAILABLE, "device UUID reported as all zeros");
+  if (text.empty()) fail(XGPU_STATUS_NOT_AVAILABLE, "device UUID reported as all zeros");
   return text;
 }
 
@@ -53,10 +48,7 @@ std::string device_pci_bus_id(const DeviceRecord& record) {
     address = hooks.pci_address(record.device, record.extensions);
   }
   if (!address) fail(XGPU_STATUS_NOT_AVAILABLE, "device PCI address not reported");
-  char text[32];
-  std::snprintf(text, sizeof(text), "%04x:%02x:%02x.%x", address->domain, address->bus,
-                address->device, address->function);
-  return text;
+  return common::pci_address_text(*address);
 }
 
 }  // namespace xgpu::opencl

@@ -7,15 +7,11 @@
 #include <string>
 
 #include "cl.hpp"
+#include "xgpu/common/device_ids.hpp"
 
 namespace xgpu::opencl {
 
-struct PciAddress {
-  uint32_t domain = 0;
-  uint32_t bus = 0;
-  uint32_t device = 0;
-  uint32_t function = 0;
-};
+using common::PciAddress;
 
 struct VendorHooks {
   /// "key=value\n" lines from the vendor's own attribute extensions; "" when none.

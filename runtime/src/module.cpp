@@ -97,6 +97,7 @@ LoadOutcome load_module(const std::string& path) {
     // The module is sound but found nothing to drive (no driver, no platform): keep it
     // loaded and say why it offers no device.
     outcome.report.loaded = true;
+    outcome.report.driver_absent = status == XGPU_STATUS_NOT_AVAILABLE;
     outcome.report.message = module->status_name(status) + ": " + module->last_error();
     logger("loader").info("backend {} offers no device: {}", module->name, outcome.report.message);
     outcome.module = std::move(module);

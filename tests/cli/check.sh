@@ -37,6 +37,7 @@ trap 'rm -rf "$work"' EXIT
 # test builds (--probe) go to a cache of its own.
 unset XGPU_DEVICE XGPU_VISIBLE_DEVICES XGPU_BACKEND_PATH XGPU_LOG_LEVEL NO_COLOR \
   XGPU_PROFILE XGPU_PROFILE_BACKING XGPU_PROFILE_DIR \
+  XGPU_CUDA_LIBRARY XGPU_NVRTC_LIBRARY XGPU_CUBLAS_LIBRARY \
   POCL_DEVICES OCL_ICD_VENDORS OCL_ICD_FILENAMES
 export XGPU_CACHE_DIR="$work/cache"
 for assignment in ${envs[@]+"${envs[@]}"}; do export "${assignment?}"; done

@@ -6,6 +6,7 @@
 #include <boost/compute/utility/program_cache.hpp>
 #include <random>
 #include <xgpu/boost_compute.hpp>  // first: it sets the OpenCL version for Boost.Compute
+#include <xgpu/cuda.hpp>           // no CUDA header needed: it declares the handle types itself
 #include <xgpu/opencl.hpp>
 
 #include "test_support.hpp"
@@ -50,6 +51,23 @@ TEST_CASE("interop refuses empty objects with a clear error", "[interop]") {
   xgpu_test::check_error(
       xgpu_test::capture_error([&] { xgpu::boost_compute::buffer(context.alloc<int>(0)); }),
       xgpu::Errc::invalid_argument, {"empty"});
+}
+
+TEST_CASE("xgpu/cuda.hpp refuses objects of another backend, naming it", "[interop]") {
+  const xgpu::Device device = xgpu::devices().at(0);
+  REQUIRE(xgpu::interop::backend(device) != "cuda");
+  xgpu::Context context(device);
+  xgpu::Queue queue = context.queue();
+  const std::string backend = xgpu::interop::backend(device);
+  xgpu_test::check_error(xgpu_test::capture_error([&] { xgpu::cuda::stream(queue); }),
+                         xgpu::Errc::invalid_argument,
+                         {"xgpu::cuda::stream", "'" + backend + "' backend, not cuda"});
+  xgpu_test::check_error(xgpu_test::capture_error([&] { xgpu::cuda::context(context); }),
+                         xgpu::Errc::invalid_argument, {"xgpu::cuda::context"});
+  xgpu_test::check_error(xgpu_test::capture_error([&] { xgpu::cuda::device(device); }),
+                         xgpu::Errc::invalid_argument, {"xgpu::cuda::device"});
+  // An empty buffer has no device memory, on any backend.
+  CHECK(xgpu::cuda::device_pointer(context.alloc<float>(0)) == 0);
 }
 
 TEST_CASE("boost::compute::sort runs on an xgpu buffer in xgpu's queue", "[interop]") {

@@ -87,6 +87,25 @@ TEST_CASE("stub modules: each bad one is refused with its reason", "[modules]") 
              Contains("no such file") || Contains("not found") || Contains("cannot open"));
 }
 
+// The cuda module on a machine without NVIDIA's driver (the entry points XGPU_CUDA_LIBRARY at
+// a file that does not exist): it loads, offers no device, and is marked driver_absent so
+// that `xgpu query` stays quiet about it; a module failing otherwise is not.
+TEST_CASE("the cuda module without a driver: loaded, no device, driver absent", "[modules]") {
+  const auto library = xgpu_test::env("XGPU_CUDA_LIBRARY");
+  REQUIRE(library.has_value());
+  const xgpu::BackendReport cuda = xgpu::inspect_backend_module(XGPU_TEST_CUDA_MODULE);
+  INFO("message: " << cuda.message);
+  CHECK(cuda.name == "cuda");
+  CHECK(cuda.loaded);
+  CHECK(cuda.device_count == 0);
+  CHECK(cuda.driver_absent);
+  CHECK_THAT(cuda.message, Contains("XGPU_STATUS_NOT_AVAILABLE: no NVIDIA driver (" + *library +
+                                    ": cannot open shared object file"));
+  const auto dir = stub_dir();
+  if (!dir) return;
+  CHECK_FALSE(inspect(*dir, "libxgpu-backend-stub-throws.so").driver_absent);
+}
+
 TEST_CASE("stub modules on XGPU_BACKEND_PATH are listed and real devices kept", "[modules]") {
   const auto dir = stub_dir();
   if (!dir) return;

@@ -28,6 +28,7 @@ struct QueryOptions {
   bool json = false;
   bool probe = false;
   bool profiles = false;  // --profiles: the shipped profiles, no device opened
+  bool modules = false;  // --modules: every backend module and its state, no devices
   // -d and --select take a selector; given without one they mean the default pick
   // (XGPU_DEVICE, else the best device), so the flags say whether they were given at all.
   bool detail = false, pick = false;
@@ -44,6 +45,7 @@ const char* kQueryFooter = R"(Examples:
   xgpu query -d nvidia --json         one device as JSON
   xgpu query --select opencl:gpu:1    which device this selector picks (exit 4 if none)
   xgpu query --require mem>=24G,fp64  devices with 24 GiB and fp64 (exit 1 if none)
+  xgpu query --modules                every backend module, and why one offers no device
   xgpu query --probe                  check fp16, fp64, work-group size by running kernels
   xgpu query --profiles               the shipped device profiles (XGPU_PROFILE=NAME uses one)
 
@@ -123,6 +125,10 @@ int run_query(const QueryOptions& options) {
   if (picking) picked = find(selector);
 
   const std::vector<BackendReport> reports = backends();
+  if (options.modules) {
+    print_modules(std::cout, reports, out_style);
+    return reports.empty() ? kExitNoPlatform : kExitOk;
+  }
   const std::vector<Device> visible = devices();
   if (visible.empty()) {
     if (options.json) std::cout << dump_json(query_json(reports, {})) << '\n';
@@ -208,9 +214,15 @@ Run setup_query(CLI::App& sub) {
       "--profiles", options->profiles,
       "List the shipped device profiles (name, device, vendor, file, source); with --json as "
       "JSON. Opens no device.\nExample: XGPU_PROFILE=nvidia-h100 xgpu query");
+  auto* modules = sub.add_flag("--modules", options->modules,
+                               "Every backend module found, loaded or refused, with its device "
+                               "count or the reason it offers none (a vendor driver not "
+                               "installed, say).\nExample: xgpu query --modules");
   list->excludes(json);
+  modules->excludes(json)->excludes(list);
   device->excludes(select);
-  for (CLI::Option* other : {list, device, select, require, probe}) profiles->excludes(other);
+  for (CLI::Option* other : {list, device, select, require, probe, modules})
+    profiles->excludes(other);
   add_color_option(sub, options->color);
   return [options, device, select] {
     options->detail = device->count() > 0;

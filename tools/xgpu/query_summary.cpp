@@ -106,6 +106,8 @@ std::size_t print_backend_notes(std::ostream& out, const std::vector<BackendRepo
     std::string what;
     if (!report.loaded) {
       what = style.red("refused");
+    } else if (report.driver_absent) {
+      continue;  // a module for hardware this machine has no driver for: --modules says so
     } else if (report.device_count == 0) {
       what = style.yellow("no device");
     } else if (!report.message.empty()) {
@@ -121,6 +123,24 @@ std::size_t print_backend_notes(std::ostream& out, const std::vector<BackendRepo
     ++lines;
   }
   return lines;
+}
+
+void print_modules(std::ostream& out, const std::vector<BackendReport>& reports,
+                   const Style& style) {
+  for (const BackendReport& report : reports) {
+    out << "backend " << report.name;
+    if (!report.path.empty()) out << " (" << report.path << ")";
+    if (!report.loaded) {
+      out << ": " << style.red("refused");
+    } else if (report.device_count == 0) {
+      out << ": " << style.yellow("loaded, no device");
+    } else {
+      out << ": " << style.green("loaded") << ", " << report.device_count
+          << (report.device_count == 1 ? " device" : " devices");
+    }
+    if (!report.message.empty()) out << ": " << report.message;
+    out << '\n';
+  }
 }
 
 }  // namespace xgpu::cli

@@ -27,6 +27,11 @@ void print_pick(std::ostream& out, const Device& device, const Style& style);
 std::size_t print_backend_notes(std::ostream& out, const std::vector<BackendReport>& reports,
                                 const Style& style);
 
+/// One line per backend module the loader found or tried (--modules): loaded with how many
+/// devices, loaded with none and why (a vendor driver not installed), or refused and why.
+void print_modules(std::ostream& out, const std::vector<BackendReport>& reports,
+                   const Style& style);
+
 /// What --probe found: one row per device with advertised next to observed where they
 /// differ, then a line per difference saying why.
 void print_probe(std::ostream& out, const std::vector<ProbedDevice>& probed, const Style& style);

@@ -213,7 +213,9 @@ typedef struct xgpu_backend_v1 {
   const char* name;     /* short name used in selectors: "opencl" */
 
   /* Module life. init() may fail (no vendor library, no platform): the status and
-   * last_error() say why, and the module then offers no device. */
+   * last_error() say why, and the module then offers no device. XGPU_STATUS_NOT_AVAILABLE
+   * means the vendor's driver is not installed at all (a CUDA module on a machine without
+   * NVIDIA's driver): the core then keeps the module out of `xgpu query`'s notes. */
   xgpu_status (*init)(const xgpu_host_v1* host);
   const char* (*status_name)(xgpu_status status); /* never NULL; "UNKNOWN" for unknown */
   xgpu_status (*last_error)(char* buffer, size_t capacity, size_t* size_ret);

@@ -143,6 +143,9 @@ struct BackendReport {
   bool loaded = false;           ///< the module passed the ABI checks and initialised
   std::size_t device_count = 0;  ///< devices it offers (before XGPU_VISIBLE_DEVICES)
   std::string message;           ///< why it was refused or found nothing; empty when fine
+  /// The module's vendor driver is not installed here (its init() answered
+  /// XGPU_STATUS_NOT_AVAILABLE): `xgpu query` leaves it out of its notes, `--modules` shows it.
+  bool driver_absent = false;
 };
 
 /// Every module the loader found or tried, in search order.

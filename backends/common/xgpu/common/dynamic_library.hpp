@@ -36,6 +36,9 @@ class DynamicLibrary {
   const std::string& path() const { return path_; }
   /// Every candidate tried and why each failed; empty when loaded().
   const std::string& why_not() const { return why_not_; }
+  /// What each candidate's dlopen() said ("libcuda.so.1: cannot open shared object file: ..."),
+  /// without why_not()'s framing; for a module that words its own message.
+  const std::string& attempts() const { return attempts_; }
   /// True when the override variable chose the library.
   bool overridden() const { return overridden_; }
 
@@ -52,6 +55,7 @@ class DynamicLibrary {
   void* handle_ = nullptr;
   std::string path_;
   std::string why_not_;
+  std::string attempts_;
   bool overridden_ = false;
 };
 

@@ -1,0 +1,9 @@
+// The functions behind the xgpu_backend_v1 table, declared once for every module in
+// xgpu/common/backend_entries.inc; this module defines them in its *_entries.cpp files.
+#pragma once
+
+#include "xgpu/backend.h"
+
+namespace xgpu::cuda {
+#include "xgpu/common/backend_entries.inc"
+}  // namespace xgpu::cuda

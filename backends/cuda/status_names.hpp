@@ -1,0 +1,13 @@
+// Symbolic names of the statuses this module returns, for status_name() and error texts.
+#pragma once
+
+#include <cstdint>
+
+namespace xgpu::cuda {
+
+/// "XGPU_STATUS_UNSUPPORTED" for a status the ABI reserves, the driver's cuGetErrorName()
+/// for a CUresult once it is loaded, else cuda_status_table.def's name; "UNKNOWN" for any
+/// other value.
+const char* status_name(int32_t status) noexcept;
+
+}  // namespace xgpu::cuda
