@@ -228,6 +228,9 @@ xgpu_status buffer_unmap(xgpu_queue queue, xgpu_buffer buffer, void* host_pointe
     Queue& q = queue_of(queue);
     Buffer& b = buffer_of(buffer);
     require_same_context(q, b, "buffer_unmap");
+    // Before the mapping is forgotten: a refused wait list must leave it (and its pinned
+    // staging memory, which holds the host's writes) in place.
+    Command command(q, wait, event);
     Mapping mapping;
     {
       std::lock_guard<std::mutex> lock(b.map_mutex);
@@ -238,7 +241,6 @@ xgpu_status buffer_unmap(xgpu_queue queue, xgpu_buffer buffer, void* host_pointe
       mapping = found->second;
       b.maps.erase(found);
     }
-    Command command(q, wait, event);
     CUresult status = CUDA_SUCCESS;
     const bool writes = (mapping.flags & (XGPU_MAP_WRITE | XGPU_MAP_WRITE_INVALIDATE)) != 0;
     if (writes && mapping.size != 0) {

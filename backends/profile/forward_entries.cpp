@@ -54,9 +54,10 @@ xgpu_status retain(uint32_t kind, void* object) {
 xgpu_status release(uint32_t kind, void* object) {
   return guard([&] {
     if (kind == XGPU_OBJECT_DEVICE) return XGPU_STATUS_SUCCESS;
-    const xgpu_status status = pass(inner().release(kind, object));
-    if (status == XGPU_STATUS_SUCCESS) note_release(object);
-    return status;
+    // Forgotten first: once the driver frees it, another thread's create may get the same
+    // address, and its fresh entry must not be the one erased.
+    note_release(object);
+    return pass(inner().release(kind, object));
   });
 }
 

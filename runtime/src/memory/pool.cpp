@@ -130,6 +130,9 @@ Handle<ObjectKind::event> marker_of(const Handle<ObjectKind::queue>& queue) {
     xgpu_event event = nullptr;
     if (module.table->queue_barrier(raw, nullptr, &event) == XGPU_STATUS_SUCCESS &&
         event != nullptr) {
+      // Submitted, so that polling it finds it complete even when nothing else flushes the
+      // queue (OpenCL does not flush when an event's status is asked).
+      module.table->queue_flush(raw);
       return Handle<ObjectKind::event>::adopt(&module, event);
     }
   }
@@ -226,7 +229,13 @@ BufferCore MemoryPool::allocate(std::size_t bytes, std::uint32_t flags) {
     const xgpu_status status = module.table->buffer_create_sub(
         static_cast<xgpu_buffer>(block->segment->memory.get()), access, block->offset, bytes, &raw);
     if (status != XGPU_STATUS_SUCCESS) {
-      make_free(*block);
+      if (previous.empty()) {
+        make_free(*block);
+      } else {  // the previous user's commands may still run: it stays pending
+        block->state = Block::State::pending;
+        block->pending_on = std::move(previous);
+        pending_.push_back(block);
+      }
       report_to_trace();  // grow() may have added a segment
       throw_backend_error(module, status, "allocating " + format_bytes(bytes) + " from the pool",
                           device_);
