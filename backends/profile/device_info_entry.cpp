@@ -98,6 +98,9 @@ std::string extras_text(const ProfileDevice& device) {
 }
 
 common::Bytes answer(const ProfileDevice& device, const Property& property) {
+  // The extras are answered whether or not the profile has "vendor_extras": never index a
+  // missing field of a const json (undefined behaviour; an assertion in debug builds).
+  if (property.shape == Shape::extras) return common::bytes_of_string(extras_text(device));
   const json& value = device.file.device[property.field];
   switch (property.shape) {
     case Shape::text:
