@@ -230,18 +230,21 @@ TEST_CASE("pooled buffers are whole buffers to kernels, copies, fills, maps and 
   }
 }
 
-// A block freed while a kernel still writes it must not reach another queue before the kernel
-// ends: if it did, the kernel's late writes would land in the new owner's data. Also when a
-// later command of another queue used the buffer and has finished: queues are not ordered
-// with each other, so the last command noted is not the last to end.
-TEST_CASE("a block freed while a kernel writes it is not handed out early", "[memory]") {
-  const char* source = R"(
+// A kernel that runs long enough (the tests pass 3,000,000 rounds, and REQUIRE it still runs)
+// for a test to free its buffer and allocate again while it still writes.
+constexpr const char* kSlowFill = R"(
     kernel void slow_fill(global int* out, int rounds) {
       int i = (int)get_global_id(0);
       uint x = (uint)i;
       for (int r = 0; r < rounds; ++r) x = x * 1103515245u + 12345u;
       out[i] = (x == 42u) ? 3 : 1;
     })";
+
+// A block freed while a kernel still writes it must not reach another queue before the kernel
+// ends: if it did, the kernel's late writes would land in the new owner's data. Also when a
+// later command of another queue used the buffer and has finished: queues are not ordered
+// with each other, so the last command noted is not the last to end.
+TEST_CASE("a block freed while a kernel writes it is not handed out early", "[memory]") {
   std::size_t devices_checked = 0;
   for (const xgpu::Device& device : xgpu::devices()) {
     if (!xgpu_test::is_pocl(device)) continue;  // Oclgrind would take minutes over this kernel
@@ -250,7 +253,7 @@ TEST_CASE("a block freed while a kernel writes it is not handed out early", "[me
       xgpu::Context context(device);
       xgpu::Queue writer = context.queue();
       xgpu::Queue other = context.queue();
-      xgpu::Kernel slow = context.build({"slow_fill.cl", source}).kernel("slow_fill");
+      xgpu::Kernel slow = context.build({"slow_fill.cl", kSlowFill}).kernel("slow_fill");
       const std::size_t n = 256;
       // Submitted: the launch gives no Event, and the pool asks for none: the queue noted is
       // all it has (its marker when the buffer goes).
@@ -310,13 +313,6 @@ TEST_CASE("a block freed on a busy queue is reused at once, after its commands",
     SUCCEED("XGPU_ALLOCATOR=direct: no pool");
     return;
   }
-  const char* source = R"(
-    kernel void slow_fill(global int* out, int rounds) {
-      int i = (int)get_global_id(0);
-      uint x = (uint)i;
-      for (int r = 0; r < rounds; ++r) x = x * 1103515245u + 12345u;
-      out[i] = (x == 42u) ? 3 : 1;
-    })";
   std::size_t devices_checked = 0;
   for (const xgpu::Device& device : xgpu::devices()) {
     if (!xgpu_test::is_pocl(device)) continue;  // Oclgrind would take minutes over this kernel
@@ -324,7 +320,7 @@ TEST_CASE("a block freed on a busy queue is reused at once, after its commands",
       ++devices_checked;
       xgpu::Context context(device);
       xgpu::Queue queue = context.queue();
-      xgpu::Kernel slow = context.build({"slow_fill.cl", source}).kernel("slow_fill");
+      xgpu::Kernel slow = context.build({"slow_fill.cl", kSlowFill}).kernel("slow_fill");
       const std::size_t n = 256;
       for (const bool through_native_handle : {false, true}) {
         INFO("the new buffer's first use is its native handle: " << through_native_handle);

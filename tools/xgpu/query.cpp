@@ -28,7 +28,7 @@ struct QueryOptions {
   bool json = false;
   bool probe = false;
   bool profiles = false;  // --profiles: the shipped profiles, no device opened
-  bool modules = false;  // --modules: every backend module and its state, no devices
+  bool modules = false;   // --modules: every backend module and its state, no devices
   // -d and --select take a selector; given without one they mean the default pick
   // (XGPU_DEVICE, else the best device), so the flags say whether they were given at all.
   bool detail = false, pick = false;
