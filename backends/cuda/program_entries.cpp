@@ -121,7 +121,8 @@ void compile_source(Program& program, const DeviceRecord& device, const std::str
   xgpu_cuda::Translation translation;
   std::vector<std::string> nvrtc_flags;
   try {
-    translation = xgpu_cuda::translate_opencl_c(program.source, kProgramName, options);
+    translation = xgpu_cuda::translate_opencl_c(program.source, kProgramName, options,
+                                                device.cc_major * 10 + device.cc_minor >= 53);
     nvrtc_flags = xgpu_cuda::nvrtc_options(options, device.cc_major, device.cc_minor);
   } catch (const xgpu_cuda::TranslationError& error) {
     // "file:line: feature ...": the source is refused, as a compiler refuses it (a native

@@ -37,6 +37,48 @@ struct Program {
   bool relocatable = false;  // clCompileProgram'd, to be linked: may call other programs
 };
 
+// "// xgpu-ptx-expect: KERNEL INSTRUCTION..." in a source: each instruction must appear in
+// that kernel's own PTX (its .entry up to the next one). It shows the prelude emitted the
+// native instruction asked for (half arithmetic as add.rn.f16, ...), not just something that
+// compiles.
+struct PtxExpectation {
+  std::string kernel;
+  std::vector<std::string> instructions;
+};
+
+std::vector<PtxExpectation> ptx_expectations(const std::string& source) {
+  std::vector<PtxExpectation> found;
+  const std::string marker = "// xgpu-ptx-expect:";
+  for (std::size_t at = source.find(marker); at != std::string::npos;
+       at = source.find(marker, at + 1)) {
+    const std::size_t end = source.find('\n', at);
+    std::istringstream words(source.substr(at + marker.size(), end - at - marker.size()));
+    PtxExpectation expectation;
+    words >> expectation.kernel;
+    for (std::string word; words >> word;) expectation.instructions.push_back(word);
+    found.push_back(expectation);
+  }
+  return found;
+}
+
+// What of `expectations` the PTX lacks, or empty.
+std::string missing_instructions(const std::string& ptx,
+                                 const std::vector<PtxExpectation>& expectations) {
+  std::string missing;
+  for (const PtxExpectation& e : expectations) {
+    const std::size_t entry = ptx.find(".entry " + e.kernel + "(");
+    if (entry == std::string::npos) {
+      missing += " " + e.kernel + " (no entry)";
+      continue;
+    }
+    const std::string body = ptx.substr(entry, ptx.find(".entry ", entry + 1) - entry);
+    for (const std::string& instruction : e.instructions)
+      if (body.find(instruction) == std::string::npos)
+        missing += " " + e.kernel + ":" + instruction;
+  }
+  return missing;
+}
+
 std::string read_file(const fs::path& path) {
   std::ifstream file(path, std::ios::binary);
   std::ostringstream text;
@@ -106,6 +148,10 @@ std::string assemble(const std::string& ptxas, const std::string& ptx, int arch,
 struct Options {
   std::vector<int> archs = {80, 90};
   std::vector<fs::path> kernel_dirs, captured_dirs, sources;
+  // C++ files whose raw-string OpenCL C sources using cl_khr_fp16 are compiled, with options:
+  // the half checks of the conformance suite, `xgpu bench` and the probe, which PoCL (no
+  // cl_khr_fp16) never builds, so cuda.capture_conform cannot record them.
+  std::vector<std::pair<fs::path, std::string>> embedded;
   std::vector<std::string> types = {"float", "double", "int", "uint", "half"};
   std::map<std::string, std::vector<std::string>> file_types;  // gemm.cl=float,double,half
   fs::path expected_refusals;
@@ -132,6 +178,10 @@ Options parse(int argc, char** argv) {
       o.captured_dirs.push_back(value());
     } else if (a == "--source") {
       o.sources.push_back(value());
+    } else if (a == "--embedded") {
+      const std::string v = value();
+      const std::size_t eq = v.find('=');
+      o.embedded.emplace_back(v.substr(0, eq), eq == std::string::npos ? "" : v.substr(eq + 1));
     } else if (a == "--types") {
       const std::string v = value();
       const std::size_t eq = v.find('=');
@@ -148,7 +198,8 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-int left_out = 0;  // recorded programs whose OpenCL build failed (or never happened)
+int left_out = 0;               // recorded programs whose OpenCL build failed (or never happened)
+bool embedded_missing = false;  // an --embedded file without a cl_khr_fp16 source
 
 std::vector<Program> gather(const Options& o) {
   std::vector<Program> programs;
@@ -190,6 +241,25 @@ std::vector<Program> gather(const Options& o) {
     }
   }
   for (const fs::path& file : o.sources) programs.push_back({file.string(), read_file(file), ""});
+  for (const auto& [file, options] : o.embedded) {
+    const std::string text = read_file(file);
+    int found = 0;
+    for (std::size_t open = text.find("R\"("); open != std::string::npos;
+         open = text.find("R\"(", open + 3)) {
+      const std::size_t close = text.find(")\"", open + 3);
+      if (close == std::string::npos) break;
+      const std::string source = text.substr(open + 3, close - open - 3);
+      if (source.find("cl_khr_fp16") == std::string::npos) continue;
+      programs.push_back(
+          {file.filename().string() + " source " + std::to_string(++found) + " " + options, source,
+           options});
+    }
+    if (found == 0) {
+      std::cout << "FAIL: no OpenCL C source using cl_khr_fp16 in " << file << "\n";
+      ++left_out;
+      embedded_missing = true;
+    }
+  }
   return programs;
 }
 
@@ -245,6 +315,12 @@ Outcome compile_one(const Program& program, const Options& options,
     if (!missing.empty()) {
       out << "FAIL sm_" << arch << ": " << program.name << ": no PTX entry point for" << missing
           << "\n";
+      outcome.text = out.str();
+      return outcome;
+    }
+    const std::string unexpected = missing_instructions(ptx.ptx, ptx_expectations(program.source));
+    if (!unexpected.empty()) {
+      out << "FAIL sm_" << arch << ": " << program.name << ": PTX lacks" << unexpected << "\n";
       outcome.text = out.str();
       return outcome;
     }
@@ -330,5 +406,5 @@ int main(int argc, char** argv) {
       << " and assembled (" << kernels << " kernel signatures), " << refused
       << " refused as expected, " << failed << " failed; " << left_out
       << " recorded programs left out (their OpenCL build failed too, or used header programs)\n";
-  return failed == 0 ? 0 : 1;
+  return failed == 0 && !embedded_missing ? 0 : 1;
 }

@@ -192,3 +192,62 @@ void attributes(global float* restrict out, const global float* restrict in) {
   out[get_global_id(0)] = in[get_global_id(0)];
   printf("%d %f\n", (int)get_global_id(0), in[0]);
 }
+
+// Half arithmetic (cl_khr_fp16, defined from sm_53 on): operators, mixed operands, vectors,
+// conversions and math built-ins. Each native operation is one kernel, so the PTX check
+// (`xgpu-ptx-expect`) can see that kernel's own instruction, rounding modifier included.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#ifndef cl_khr_fp16
+#error "cl_khr_fp16 is not defined for an sm_53+ target"
+#endif
+// xgpu-ptx-expect: half_add add.rn.f16
+kernel void half_add(global half* h) { h[0] = h[1] + h[2]; }
+// xgpu-ptx-expect: half_sub sub.rn.f16
+kernel void half_sub(global half* h) { h[0] = h[1] - h[2]; }
+// xgpu-ptx-expect: half_mul mul.rn.f16
+kernel void half_mul(global half* h) { h[0] = h[1] * h[2]; }
+// xgpu-ptx-expect: half_fma fma.rn.f16
+kernel void half_fma(global half* h) { h[0] = fma(h[1], h[2], h[3]); }
+// xgpu-ptx-expect: half_madd mul.rn.f16 add.rn.f16
+kernel void half_madd(global half* h) { h[0] = h[1] * h[2] + h[1]; }
+
+kernel void half_ops(global half* h, global half4* h4, global float* f, global short4* m,
+                     global int* i) {
+  half a = h[0], b = h[1];
+  // Operators and compound assignment; integers convert to half, half to float beside one.
+  half r = a / b - -a + +b;
+  r += a;
+  r -= 2;
+  r *= b;
+  r /= (half)3.0f;
+  ++r;
+  r--;
+  half s = a * 2 + 1 + 1.5h * b - 0.25H;
+  float widened = a * 2.0f + b;
+  double wider = b * 2.0;
+  i[0] = (a < b) + (a >= b) * 2 + (a == 1) + (r != s) + (a > 0.5f) + (!a) + (a && b);
+  // Vectors: component-wise, with scalars, swizzles, comparisons giving short.
+  half4 v = h4[0], w = (half4)(a, b, r, s);
+  v = v * w + (half4)(1.0f) - v / w;
+  v += a;
+  v.xy = v.zw * (half)2.0f;
+  v.s3 = v.s0 + v.s1;
+  half2 lo = v.lo + v.hi;
+  half8 e = (half8)(v, w);
+  m[0] = (v < w) | (v == w);
+  h4[1] = v + (half4)(lo, e.s45);
+  // Conversions, both ways and every rounding; bits.
+  half c = (half)f[0] + convert_half(i[1]) + convert_half_rtz(f[1]) + convert_half_rtp(wider);
+  int4 iv = convert_int4_sat(v);
+  float4 fv = convert_float4(v);
+  ushort bits = as_ushort(c);
+  half back = as_half(bits);
+  f[1] = widened + (float)wider + fv.x + (float)back + iv.w + vload_half(0, h);
+  // Math built-ins give half (with vectors component-wise).
+  half m1 = sqrt(a) + exp(b) + log(a) + sin(b) + pow(a, b) + fabs(r) + fmin(a, b) + fmax(a, b) +
+            mad(a, b, r) + mix(a, b, r) + clamp(a, (half)0.0f, (half)1.0f) + nextafter(a, b) +
+            pown(a, 3) + ldexp(b, 2) + rsqrt(b) + floor(a) + copysign(a, b);
+  half4 m4 = sqrt(v) + fma(v, w, v) + exp(w) + fmax(v, w) + select(v, w, m[0]);
+  h[2] = m1 + m4.x + (half)isnan(a) + (half)isnormal(b) + (half)signbit(r);
+  vstore_half4(convert_float4(m4), 1, h);
+}

@@ -109,6 +109,30 @@ NAMED(made_by_name)
   }
 }
 
+TEST_CASE("half: cl_khr_fp16 where the target has it, half literals", "[cuda][translate]") {
+  const char* source = R"(
+#ifdef cl_khr_fp16
+kernel void with_half(global half* x, half2 scale) { x[0] = x[1] * 1.5h + 2.H + 1e-3h; }
+#endif
+kernel void always(global half* x) { x[0] = x[0]; }
+)";
+  SECTION("sm_53 and above") {
+    const Translation t = translate_opencl_c(source, "k.cl", "", true);
+    REQUIRE(t.kernels.size() == 2);
+    CHECK(t.kernels[0].name == "with_half");
+    CHECK(t.kernels[0].params[1].value_size == 4);
+    CHECK(contains(t.cuda_source, "x[1] * ((half)1.5f) + ((half)2.f) + ((half)1e-3f);"));
+  }
+  SECTION("below sm_53 the conditional drops the kernel, as the prelude does") {
+    const Translation t = translate_opencl_c(source, "k.cl", "", false);
+    REQUIRE(t.kernels.size() == 1);
+    CHECK(t.kernels[0].name == "always");
+  }
+  SECTION("-U cl_khr_fp16 wins") {
+    CHECK(translate_opencl_c(source, "k.cl", "-Ucl_khr_fp16", true).kernels.size() == 1);
+  }
+}
+
 TEST_CASE("__local pointer parameters become offsets into dynamic shared memory",
           "[cuda][translate]") {
   const Translation t = translate_opencl_c(
@@ -222,3 +246,4 @@ TEST_CASE("build options map to NVRTC's, never fast math unasked", "[cuda][trans
                     Catch::Contains("unknown build option --frobnicate"));
   CHECK_THROWS_WITH(nvrtc_options("-D", 8, 0), Catch::Contains("-D needs a value"));
 }
+

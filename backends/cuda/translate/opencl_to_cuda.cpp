@@ -52,8 +52,11 @@ std::string swizzle_call(const std::string& name) {
 
 class Translator {
  public:
-  Translator(std::string_view source, std::string_view file, std::string_view options)
+  Translator(std::string_view source, std::string_view file, std::string_view options,
+             bool half_arithmetic)
       : lexed_(lex_opencl(source)), t_(lexed_.tokens), file_(file) {
+    // The prelude defines cl_khr_fp16 for such targets only (prelude_half.cuh).
+    if (half_arithmetic) macros_["cl_khr_fp16"] = {"1"};
     read_option_macros(options);
   }
 
@@ -66,6 +69,7 @@ class Translator {
     spell_qualifiers();
     rewrite_address_spaces();
     rewrite_vector_literals();
+    rewrite_half_literals();
     rewrite_swizzles();
     rewrite_vec_step_of_types();
     rewrite_kernels();  // last: it inserts text after tokens that the others matched
@@ -218,6 +222,20 @@ class Translator {
       if (t_[i].in_directive || parens > 0) continue;
       if (s == "__local" && !declares_pointer(i)) out_[i] = "__shared__";
       if (s == "__constant" && depth == 0 && !declares_pointer(i)) out_[i] = "__constant__ const";
+    }
+  }
+
+  // `1.5h` (cl_khr_fp16's half literal) -> `((half)1.5f)`: C++ has no such suffix. The float
+  // literal is exact for every half, so rounding it to half once gives the literal's value.
+  void rewrite_half_literals() {
+    for (std::size_t i = 0; i < t_.size(); ++i) {
+      const std::string& s = t_[i].text;
+      if (t_[i].kind != TokenKind::number || s.size() < 2 || (s.back() != 'h' && s.back() != 'H'))
+        continue;
+      if (s.find_first_of(".eEpP") == std::string::npos || s.rfind("0x", 0) == 0 ||
+          s.rfind("0X", 0) == 0)
+        continue;  // not a decimal floating literal: left for NVRTC to refuse
+      out_[i] = "((half)" + s.substr(0, s.size() - 1) + "f)";
     }
   }
 
@@ -500,8 +518,8 @@ class Translator {
 }  // namespace
 
 Translation translate_opencl_c(std::string_view source, std::string_view file_name,
-                               std::string_view opencl_options) {
-  return Translator(source, file_name, opencl_options).run();
+                               std::string_view opencl_options, bool half_arithmetic) {
+  return Translator(source, file_name, opencl_options, half_arithmetic).run();
 }
 
 }  // namespace xgpu_cuda

@@ -82,9 +82,12 @@ class TranslationError : public std::runtime_error {
 /// macro; conditionals (#ifdef ...) decide which kernels are listed.
 /// Kernels whose name is made by token pasting inside a macro are translated but have no
 /// signature (the module may ask the driver instead).
+/// `half_arithmetic`: the target has cl_khr_fp16 (compute capability 5.3 and above), which
+/// the prelude then defines, so `#ifdef cl_khr_fp16` keeps its kernels; `1.5h` literals
+/// become half values either way.
 /// Throws TranslationError naming the feature and the line for what the prelude lacks.
 Translation translate_opencl_c(std::string_view source, std::string_view file_name,
-                               std::string_view opencl_options = {});
+                               std::string_view opencl_options = {}, bool half_arithmetic = true);
 
 /// OpenCL build options to NVRTC options: -I kept, -D/-U skipped (translate_opencl_c
 /// writes them into the source), -cl-fast-relaxed-math (and

@@ -35,10 +35,30 @@ typedef unsigned int uint;
 typedef unsigned long ulong;
 typedef decltype(sizeof(0)) xcl_size_t;
 
-// half: storage only (vload_half / vstore_half / conversions); arithmetic on it goes
-// through float, which rounds each single operation exactly as binary16 would.
+// half: a binary16 in an unsigned short. NVRTC has no built-in half type (cuda_fp16.h is a
+// toolkit header, absent without include paths), so conversions are inline PTX and the
+// arithmetic (prelude_half.cuh) native f16 instructions from sm_53 on. Converting from float,
+// double or an integer rounds to nearest even (OpenCL's implicit conversion); to float is exact.
+template <bool B, class T = void> struct xcl_enable_if {};
+template <class T> struct xcl_enable_if<true, T> { typedef T type; };
+struct xcl_half;
+__device__ inline float xcl_half_to_float(xcl_half h);
+__device__ inline xcl_half xcl_float_to_half_rte(float f);
+__device__ inline xcl_half xcl_double_to_half_rte(double f);
+template <class I> struct xcl_is_integer { static constexpr bool value = false; };
+#define XCL_INTEGER(I) template <> struct xcl_is_integer<I> { static constexpr bool value = true; };
+XCL_INTEGER(bool) XCL_INTEGER(char) XCL_INTEGER(signed char) XCL_INTEGER(unsigned char)
+XCL_INTEGER(short) XCL_INTEGER(unsigned short) XCL_INTEGER(int) XCL_INTEGER(unsigned int)
+XCL_INTEGER(long) XCL_INTEGER(unsigned long) XCL_INTEGER(long long) XCL_INTEGER(unsigned long long)
 struct xcl_half {
   unsigned short bits;
+  xcl_half() = default;
+  __device__ xcl_half(float f);
+  __device__ xcl_half(double d);
+  // Through float: exact up to 2^24, and anything larger overflows half to infinity either way.
+  template <class I, class = typename xcl_enable_if<xcl_is_integer<I>::value>::type>
+  __device__ xcl_half(I i) : xcl_half((float)i) {}
+  __device__ operator float() const { return xcl_half_to_float(*this); }
 };
 typedef xcl_half half;
 __device__ inline float xcl_half_to_float(xcl_half h) {
@@ -66,6 +86,8 @@ XCL_DOUBLE_TO_HALF(xcl_double_to_half_rte, "rn")
 XCL_DOUBLE_TO_HALF(xcl_double_to_half_rtz, "rz")
 XCL_DOUBLE_TO_HALF(xcl_double_to_half_rtp, "rp")
 XCL_DOUBLE_TO_HALF(xcl_double_to_half_rtn, "rm")
+__device__ inline xcl_half::xcl_half(float f) : bits(xcl_float_to_half_rte(f).bits) {}
+__device__ inline xcl_half::xcl_half(double d) : bits(xcl_double_to_half_rte(d).bits) {}
 
 // ---- vector types --------------------------------------------------------------------
 // xcl_vec<T, N>: one-component swizzles (.x, .s3, .sF) are real members (below); component
@@ -77,8 +99,6 @@ template <class T, int N>
 struct xcl_vec;
 template <class T, int K>
 struct xcl_swizzle;
-template <bool B, class T = void> struct xcl_enable_if {};
-template <class T> struct xcl_enable_if<true, T> { typedef T type; };
 
 template <class T> struct xcl_is_vec { static constexpr bool value = false; };
 template <class T, int N> struct xcl_is_vec<xcl_vec<T, N>> { static constexpr bool value = true; };
@@ -236,6 +256,7 @@ template <> struct xcl_mask<double> { typedef long type; };
 template <> struct xcl_mask<long> { typedef long type; };
 template <> struct xcl_mask<ulong> { typedef long type; };
 template <> struct xcl_mask<short> { typedef short type; };
+template <> struct xcl_mask<half> { typedef short type; };
 template <> struct xcl_mask<ushort> { typedef short type; };
 template <> struct xcl_mask<char> { typedef char type; };
 template <> struct xcl_mask<signed char> { typedef char type; };

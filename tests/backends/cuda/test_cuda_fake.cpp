@@ -51,7 +51,8 @@ TEST_CASE("cuda module: the device as the fake driver describes it", "[cuda_fake
   CHECK(info.base_address_alignment == 256);
   CHECK(device.free_memory() == std::optional<std::uint64_t>(std::uint64_t{1} << 29));
   CHECK(info.work_group_multiple == 32);
-  CHECK(info.fp16);
+  CHECK(info.fp16);  // compute capability 9.0 >= 5.3: native half arithmetic
+  CHECK(info.has_extension("cl_khr_fp16"));
   CHECK(info.fp64);
   CHECK(info.ecc);
   CHECK_FALSE(info.images);
