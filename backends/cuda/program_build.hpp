@@ -15,8 +15,8 @@ namespace xgpu::cuda {
 void compile_source(Program& program, const DeviceRecord& device, const std::string& options);
 
 /// What else than the driver decides the PTX a source becomes: "prelude <hash of the
-/// translation's prelude>". device_info's platform version carries it, so the kernel cache
-/// (keyed on it) misses when a new xgpu changes the prelude.
+/// translation's prelude>, NVRTC 13.0". device_info's platform version carries it, so the
+/// kernel cache (keyed on it) misses when a new xgpu changes the prelude or NVRTC changes.
 std::string translation_fingerprint();
 
 /// cuModuleLoadDataEx on program.ptx; the JIT's error log goes to build_log, and a driver

@@ -3,7 +3,6 @@
 // device's compute capability. The only file of the module that speaks to the translation;
 // it also gives the launch its contract (launch_contract.hpp).
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <regex>
 #include <sstream>
@@ -12,7 +11,6 @@
 #include "launch_contract.hpp"
 #include "nvrtc_library.hpp"
 #include "opencl_to_cuda.hpp"
-#include "prelude_text.hpp"
 #include "program_build.hpp"
 #include "xgpu/common/log.hpp"
 
@@ -145,15 +143,8 @@ void compile_source(Program& program, const DeviceRecord& device, const std::str
                   program.ptx.size(), architecture(device).c_str());
 }
 
-// FNV-1a: stable across runs and builds, unlike std::hash's promise.
 std::string translation_fingerprint() {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (const char* c = xgpu_cuda::prelude_text(); *c != '\0'; ++c) {
-    hash = (hash ^ static_cast<unsigned char>(*c)) * 0x100000001b3ull;
-  }
-  char text[17];
-  std::snprintf(text, sizeof(text), "%016llx", static_cast<unsigned long long>(hash));
-  return std::string("prelude ") + text;
+  return xgpu_cuda::translation_fingerprint(xgpu_cuda::NvrtcLibrary::get());
 }
 
 size_t local_argument_alignment() { return xgpu_cuda::kLocalArgAlignment; }

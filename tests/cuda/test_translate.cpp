@@ -2,6 +2,7 @@
 // kernel signatures, the __local parameter rewriting, the rewritten source and the options.
 #include <catch2/catch.hpp>
 
+#include "nvrtc_library.hpp"
 #include "opencl_to_cuda.hpp"
 
 using namespace xgpu_cuda;
@@ -247,3 +248,20 @@ TEST_CASE("build options map to NVRTC's, never fast math unasked", "[cuda][trans
   CHECK_THROWS_WITH(nvrtc_options("-D", 8, 0), Catch::Contains("-D needs a value"));
 }
 
+// The kernel cache keys on the platform version, which carries this fingerprint: PTX made by
+// another NVRTC must miss. Two NVRTCs stand in as tables whose nvrtcVersion differs.
+TEST_CASE("the cache fingerprint changes with the NVRTC version", "[cuda][translate]") {
+  NvrtcLibrary nvrtc_12_4, nvrtc_13_0, absent;
+  nvrtc_12_4.loaded = nvrtc_13_0.loaded = true;
+  nvrtc_12_4.version = [](int* major, int* minor) { return *major = 12, *minor = 4, 0; };
+  nvrtc_13_0.version = [](int* major, int* minor) { return *major = 13, *minor = 0, 0; };
+  const std::string old_key = translation_fingerprint(nvrtc_12_4),
+                    new_key = translation_fingerprint(nvrtc_13_0);
+  CHECK(contains(old_key, ", NVRTC 12.4"));
+  CHECK(contains(new_key, ", NVRTC 13.0"));
+  CHECK(old_key != new_key);
+  CHECK(contains(translation_fingerprint(absent), ", no NVRTC"));
+  // The same prelude either way: only the NVRTC part differs.
+  CHECK(old_key.substr(0, old_key.find(',')) == new_key.substr(0, new_key.find(',')));
+  CHECK(translation_fingerprint(nvrtc_12_4) == old_key);  // stable
+}

@@ -56,4 +56,10 @@ struct PtxResult {
 PtxResult compile_to_ptx(const NvrtcLibrary& library, const std::string& cuda_source,
                          const std::string& name, const std::vector<std::string>& options);
 
+/// What decides the PTX a source becomes besides the driver and the GPU: "prelude <hash of
+/// the prelude's text>, NVRTC 13.0" ("no NVRTC" when none is loaded). The module puts it in
+/// the platform version, which keys the kernel cache, so PTX made through another prelude or
+/// another NVRTC (an upgrade may change code generation, or fix a miscompile) is never loaded.
+std::string translation_fingerprint(const NvrtcLibrary& nvrtc);
+
 }  // namespace xgpu_cuda

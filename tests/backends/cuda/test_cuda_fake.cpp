@@ -40,7 +40,9 @@ TEST_CASE("cuda module: the device as the fake driver describes it", "[cuda_fake
   CHECK(info.device_version == "CUDA sm_90");
   CHECK(info.driver_version == "12.4");
   // The translation's fingerprint is part of what keys the kernel cache.
-  CHECK_THAT(info.platform_version, Catch::Matchers::StartsWith("CUDA 12.4 ("));
+  CHECK_THAT(info.platform_version, Catch::Matchers::StartsWith("CUDA 12.4 (prelude "));
+  // ... and the NVRTC version (or its absence): an NVRTC upgrade must miss too.
+  CHECK_THAT(info.platform_version, Contains(", NVRTC ") || Contains(", no NVRTC)"));
   CHECK(info.compute_units == 132);
   CHECK(info.clock_mhz == 1980);
   CHECK(info.global_memory == (std::uint64_t{1} << 30));
@@ -174,3 +176,4 @@ TEST_CASE("cuda module: bad input is refused with the mistake named", "[cuda_fak
     break;
   }
 }
+
