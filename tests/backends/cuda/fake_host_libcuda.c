@@ -11,7 +11,7 @@
 
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
-enum { OK = 0, INVALID_VALUE = 1, NOT_FOUND = 500, NO_BINARY_FOR_GPU = 209 };
+enum { OK = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_FOUND = 500, NO_BINARY_FOR_GPU = 209 };
 
 static int g_context; /* the primary context: any non-NULL pointer */
 static int g_context_refs;
@@ -24,8 +24,10 @@ static double now_ms(void) {
 
 CUresult cuInit(unsigned int flags) { return flags == 0 ? OK : INVALID_VALUE; }
 CUresult cuGetErrorName(CUresult error, const char** name) {
-  *name = error == OK ? "CUDA_SUCCESS" : error == INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
-                                                                : "CUDA_ERROR_FAKE";
+  *name = error == OK              ? "CUDA_SUCCESS"
+          : error == INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
+          : error == OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY"
+                                   : "CUDA_ERROR_FAKE";
   return OK;
 }
 CUresult cuGetErrorString(CUresult error, const char** text) {
@@ -101,10 +103,15 @@ CUresult cuMemGetInfo_v2(size_t* free_bytes, size_t* total) {
   *total = (size_t)1 << 30;
   return OK;
 }
+/* FAKE_CUDA_MAX_ALLOC=N (read at each call, so a test may set it for a while): cuMemAlloc of
+ * more than N bytes fails with CUDA_ERROR_OUT_OF_MEMORY, as a full GPU's does. */
 CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
+  const char* max_alloc = getenv("FAKE_CUDA_MAX_ALLOC");
+  if (max_alloc != NULL && *max_alloc != '\0' && bytes > strtoull(max_alloc, NULL, 10))
+    return OUT_OF_MEMORY;
   /* 256-byte aligned, as cuMemAlloc promises. */
   void* memory = NULL;
-  if (posix_memalign(&memory, 256, bytes) != 0) return 2;
+  if (posix_memalign(&memory, 256, bytes) != 0) return OUT_OF_MEMORY;
   *pointer = (CUdeviceptr)(uintptr_t)memory;
   return OK;
 }

@@ -177,3 +177,21 @@ TEST_CASE("cuda module: bad input is refused with the mistake named", "[cuda_fak
   }
 }
 
+// CUDA_ERROR_OUT_OF_MEMORY from cuMemAlloc (the fake's FAKE_CUDA_MAX_ALLOC) is what the
+// caching allocator frees its cache and retries for, then reports as out_of_memory naming the
+// request; a smaller request afterwards is served.
+TEST_CASE("cuda module: an allocation the GPU cannot hold is out_of_memory", "[cuda_fake]") {
+  xgpu::Context context(fake_device());
+  xgpu::Queue queue = context.queue();
+  { xgpu::Buffer<char> cached = context.alloc<char>(1 << 20); }  // leaves a cached segment
+  xgpu_test::ScopedEnv max_alloc("FAKE_CUDA_MAX_ALLOC", std::to_string(8 << 20));
+  const xgpu::Error error = capture_error([&] { context.alloc<char>(9 << 20); });
+  check_error(error, xgpu::Errc::out_of_memory,
+              {"tried to allocate 9 MiB", "Fake CUDA device", "CUDA_ERROR_OUT_OF_MEMORY"});
+  const xgpu::MemoryStats stats = context.memory_stats();
+  CHECK(stats.num_ooms == 1);
+  CHECK(stats.num_retries >= 1);  // the cache went back to the driver before giving up
+  xgpu::Buffer<int> smaller = context.alloc<int>(1 << 20);  // 4 MiB
+  queue.fill(smaller, 7);
+  CHECK(queue.read(smaller) == std::vector<int>(1 << 20, 7));
+}
