@@ -10,6 +10,7 @@
 #include "errors.hpp"
 #include "handles.hpp"
 #include "launch_contract.hpp"
+#include "xgpu/common/module_entries.hpp"
 #include "xgpu/common/out_param.hpp"
 
 namespace xgpu::cuda {
@@ -326,26 +327,19 @@ xgpu_status kernel_launch_with_args(xgpu_queue queue, xgpu_kernel kernel, uint32
 xgpu_status kernel_limit(xgpu_kernel kernel, xgpu_device device, uint32_t property,
                          uint64_t* value) {
   return guard([&] {
-    if (value == nullptr) fail(XGPU_STATUS_INVALID_VALUE, "kernel_limit: NULL output");
     Kernel& k = kernel_of(kernel);
     DeviceRecord& record = registry_find(device);
     ScopedContext scope(*k.program->context);
-    switch (property) {
-      case XGPU_KERNEL_MAX_WORK_GROUP_SIZE:
-        *value = function_attribute(k, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-        break;
-      case XGPU_KERNEL_PREFERRED_MULTIPLE:
-        *value = device_attribute(record, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
-        break;
-      case XGPU_KERNEL_LOCAL_MEMORY:
-        *value = function_attribute(k, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
-        break;
-      case XGPU_KERNEL_PRIVATE_MEMORY:
-        *value = function_attribute(k, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
-        break;
-      default:
-        fail(XGPU_STATUS_INVALID_VALUE, "unknown kernel property " + std::to_string(property));
-    }
+    auto function = [&](CUfunction_attribute attribute) {
+      return [&k, attribute] { return uint64_t(function_attribute(k, attribute)); };
+    };
+    common::answer_kernel_limit(
+        property, value,
+        common::KernelLimitReaders{
+            function(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+            [&] { return uint64_t(device_attribute(record, CU_DEVICE_ATTRIBUTE_WARP_SIZE)); },
+            function(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES),
+            function(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)});
     return XGPU_STATUS_SUCCESS;
   });
 }

@@ -1,11 +1,12 @@
 // Module life, devices and object handles: init, status names, device enumeration, retain,
 // release and native_handle. (last_error is xgpu::common::last_error.)
+#include "xgpu/common/module_entries.hpp"
+
 #include "entries.hpp"
 #include "errors.hpp"
 #include "handles.hpp"
 #include "registry.hpp"
 #include "status_names.hpp"
-#include "xgpu/common/log.hpp"
 
 namespace xgpu::cuda {
 namespace {
@@ -30,29 +31,18 @@ Object* counted(uint32_t object_kind, void* object) {
 }  // namespace
 
 xgpu_status init(const xgpu_host_v1* host) {
-  return guard([&] {
-    common::set_log_host(host);
-    XGPU_LOG_DEBUGF("init: cuda backend, ABI %u", XGPU_BACKEND_ABI_VERSION);
-    return registry_init();
-  });
+  return common::module_init(host, "cuda", registry_init);
 }
 
 const char* status_name_entry(xgpu_status status) { return status_name(status); }
 
 xgpu_status device_count(uint32_t* count) {
-  return guard([&] {
-    if (count == nullptr) fail(XGPU_STATUS_INVALID_VALUE, "device_count: count is NULL");
-    *count = static_cast<uint32_t>(registry_device_count());
-    return XGPU_STATUS_SUCCESS;
-  });
+  return common::module_device_count(count, registry_device_count);
 }
 
 xgpu_status device_get(uint32_t index, xgpu_device* device) {
-  return guard([&] {
-    if (device == nullptr) fail(XGPU_STATUS_INVALID_VALUE, "device_get: device is NULL");
-    *device = reinterpret_cast<xgpu_device>(&registry_device(index));
-    return XGPU_STATUS_SUCCESS;
-  });
+  return common::module_device_get(
+      index, device, [](uint32_t i) { return reinterpret_cast<xgpu_device>(&registry_device(i)); });
 }
 
 xgpu_status retain(uint32_t object_kind, void* object) {

@@ -8,6 +8,7 @@
 #include "serialized_call.hpp"
 #include "type_name.hpp"
 #include "wait_list.hpp"
+#include "xgpu/common/module_entries.hpp"
 #include "xgpu/common/out_param.hpp"
 
 namespace xgpu::opencl {
@@ -194,38 +195,22 @@ namespace xgpu::opencl {
 xgpu_status kernel_limit(xgpu_kernel kernel, xgpu_device device, uint32_t property,
                          uint64_t* value) {
   return guard_on(kernel, [&] {
-    if (value == nullptr) fail(XGPU_STATUS_INVALID_VALUE, "kernel_limit: value is NULL");
     auto cl_device = reinterpret_cast<cl_device_id>(device);
-    auto query_size = [&](cl_kernel_work_group_info param) {
-      size_t result = 0;
-      check(clGetKernelWorkGroupInfo(cl_kern(kernel), cl_device, param, sizeof(result), &result,
-                                     nullptr),
-            "clGetKernelWorkGroupInfo");
-      return uint64_t{result};
+    // CL_KERNEL_WORK_GROUP_SIZE and the multiple are size_t, the memory sizes cl_ulong.
+    auto query = [&](cl_kernel_work_group_info param, auto result) {
+      return [&, param, result]() mutable {
+        check(clGetKernelWorkGroupInfo(cl_kern(kernel), cl_device, param, sizeof(result), &result,
+                                       nullptr),
+              "clGetKernelWorkGroupInfo");
+        return uint64_t{result};
+      };
     };
-    auto query_bytes = [&](cl_kernel_work_group_info param) {
-      cl_ulong result = 0;
-      check(clGetKernelWorkGroupInfo(cl_kern(kernel), cl_device, param, sizeof(result), &result,
-                                     nullptr),
-            "clGetKernelWorkGroupInfo");
-      return uint64_t{result};
-    };
-    switch (property) {
-      case XGPU_KERNEL_MAX_WORK_GROUP_SIZE:
-        *value = query_size(CL_KERNEL_WORK_GROUP_SIZE);
-        break;
-      case XGPU_KERNEL_PREFERRED_MULTIPLE:
-        *value = query_size(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
-        break;
-      case XGPU_KERNEL_LOCAL_MEMORY:
-        *value = query_bytes(CL_KERNEL_LOCAL_MEM_SIZE);
-        break;
-      case XGPU_KERNEL_PRIVATE_MEMORY:
-        *value = query_bytes(CL_KERNEL_PRIVATE_MEM_SIZE);
-        break;
-      default:
-        fail(XGPU_STATUS_INVALID_VALUE, "unknown kernel limit " + std::to_string(property));
-    }
+    common::answer_kernel_limit(
+        property, value,
+        common::KernelLimitReaders{query(CL_KERNEL_WORK_GROUP_SIZE, size_t{0}),
+                                   query(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, size_t{0}),
+                                   query(CL_KERNEL_LOCAL_MEM_SIZE, cl_ulong{0}),
+                                   query(CL_KERNEL_PRIVATE_MEM_SIZE, cl_ulong{0})});
     return XGPU_STATUS_SUCCESS;
   });
 }
