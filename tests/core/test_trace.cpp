@@ -3,13 +3,18 @@
 // command with consistent times, one process per device and one track per queue.
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <xgpu/trace.hpp>
 
 #include "test_support.hpp"
@@ -239,4 +244,147 @@ TEST_CASE("an unwritable XGPU_TRACE leaves the program untraced", "[trace_unwrit
   queue.write(x, std::vector<float>(16, 4.0f));
   CHECK(queue.read(x) == std::vector<float>(16, 4.0f));
   CHECK(!xgpu::trace::running());
+}
+
+namespace {
+
+constexpr const char* kTouch = "kernel void touch(global int* x) { x[0] += 1; }\n";
+
+// A kernel long enough (tens of millions of rounds: about a second on PoCL) for a test to do
+// a few thousand launches behind it while it runs.
+constexpr const char* kSpin = R"(
+    kernel void spin(global int* out, int rounds) {
+      uint x = (uint)get_global_id(0);
+      for (int r = 0; r < rounds; ++r) x = x * 1103515245u + 12345u;
+      out[get_global_id(0)] = (x == 42u) ? 3 : 1;
+    })";
+
+// The first PoCL device: Oclgrind would take minutes over thousands of launches.
+std::optional<xgpu::Device> first_pocl() {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    if (xgpu_test::is_pocl(device)) return device;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// More pending commands than the recorder keeps (4,096) from two threads at once: the oldest
+// are waited for while the others record, and every command is written exactly once, with
+// device times that follow each other on each in-order queue.
+TEST_CASE("ten thousand traced launches from two threads: one event each, in order", "[trace]") {
+  const std::optional<xgpu::Device> device = first_pocl();
+  if (!device) {
+    REQUIRE(xgpu_test::count_implementation("pocl") == 0);
+    return;
+  }
+  const std::string path = trace_path("many");
+  xgpu::Context context(*device);
+  xgpu::Program program = context.build({"trace_spin.cl", std::string(kSpin) + kTouch});
+  constexpr int kPerThread = 5000;
+  xgpu::trace::start(path);
+  auto launch_many = [&] {
+    xgpu::Queue queue = context.queue(xgpu::QueueOptions{true});
+    xgpu::Kernel spin = program.kernel("spin");
+    xgpu::Kernel touch = program.kernel("touch");
+    xgpu::Buffer<int> x = context.alloc<int>(64);
+    queue.fill(x, 0);
+    // A short kernel first, so that the launches pile up behind it past the 4,096 pending
+    // commands where the threads wait for the oldest of their queues.
+    queue.launch(spin, xgpu::Range{64}, x, 2000000);
+    queue.fill(x, 0, 1);
+    for (int i = 0; i < kPerThread; ++i) queue.launch(touch, xgpu::Range{1}, x);
+    CHECK(queue.read(x)[0] == kPerThread);
+  };
+  std::thread other(launch_many);
+  launch_many();
+  other.join();
+  xgpu::trace::stop();
+
+  const json trace = json::parse(file_text(path));
+  std::map<int, std::vector<std::pair<double, double>>> times_by_track;
+  for (const json& event : events_of(trace, "launch")) {
+    times_by_track[event["tid"].get<int>()].push_back(
+        {event["ts"].get<double>(), event["dur"].get<double>()});
+  }
+  REQUIRE(times_by_track.size() == 2);
+  for (auto& [tid, times] : times_by_track) {
+    INFO("track " << tid);
+    CHECK(times.size() == static_cast<std::size_t>(kPerThread) + 1);
+    std::sort(times.begin(), times.end());
+    std::size_t overlapping = 0;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      CHECK(times[i].first >= 0);
+      CHECK(times[i].second >= 0);
+      // In order on the device: each starts after the previous ended (to the file's 1 ns).
+      if (i > 0 && times[i].first + 0.0015 < times[i - 1].first + times[i - 1].second)
+        ++overlapping;
+    }
+    CHECK(overlapping == 0);
+  }
+  std::remove(path.c_str());
+}
+
+// Past 4,096 pending commands a thread waits for the oldest of its queue; that wait must not
+// hold the recorder's lock, or every other traced thread stops until the device is done.
+TEST_CASE("a thread waiting for its oldest traced command does not stop the others", "[trace]") {
+  const std::optional<xgpu::Device> device = first_pocl();
+  if (!device) {
+    REQUIRE(xgpu_test::count_implementation("pocl") == 0);
+    return;
+  }
+  const std::string path = trace_path("waiting");
+  xgpu::Context context(*device);
+  xgpu::Queue flooded = context.queue();
+  xgpu::Program program = context.build({"trace_spin.cl", std::string(kSpin) + kTouch});
+  xgpu::Kernel spin = program.kernel("spin");
+  xgpu::Kernel touch = program.kernel("touch");
+  xgpu::Buffer<int> spun = context.alloc<int>(64);
+  xgpu::Buffer<int> x = context.alloc<int>(1);
+  xgpu::trace::start(path);
+  const xgpu::Event running = flooded.launch(spin, xgpu::Range{64}, spun, 8000000);
+  flooded.flush();
+  // Behind the kernel on its in-order queue, none of these can complete before it does: the
+  // recorder's 4,096th pending command makes the flooding thread wait for the kernel.
+  constexpr int kFlood = 4200;
+  std::atomic<int> launched{0};
+  std::thread flooder([&] {
+    for (int i = 0; i < kFlood; ++i) {
+      flooded.launch(touch, xgpu::Range{1}, x);
+      launched.fetch_add(1);
+    }
+  });
+  struct Joiner {  // a failed REQUIRE below must not leave the thread unjoined (terminate)
+    std::thread& thread;
+    ~Joiner() {
+      if (thread.joinable()) thread.join();
+    }
+  } joiner{flooder};
+  while (launched.load() < 4000 && running.status() != xgpu::EventStatus::complete)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // into its wait
+  // The kernel must still be running, and the flooder waiting for it, for this to say anything.
+  REQUIRE(running.status() != xgpu::EventStatus::complete);
+  REQUIRE(launched.load() < kFlood);
+  // This thread's traced work that needs no device goes on meanwhile: an allocation and its
+  // free (the allocator's counter track) and a range. (Its launches would wait for the kernel
+  // anyway on PoCL, whose devices share one pool of worker threads.)
+  const auto begin = std::chrono::steady_clock::now();
+  { xgpu::Buffer<int> scratch = context.alloc<int>(1024); }
+  { xgpu::trace::range scope("while the other thread waits"); }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  INFO("this thread's traced work took " << seconds << " s");
+  CHECK(running.status() != xgpu::EventStatus::complete);
+  CHECK(launched.load() < kFlood);
+  flooder.join();
+  flooded.finish();
+  xgpu::trace::stop();
+  const json trace = json::parse(file_text(path));
+  CHECK(events_of(trace, "launch").size() == 1 + kFlood);
+  CHECK(events_of(trace, "range").size() == 1);
+  std::size_t counters = 0;
+  for (const json& event : trace["traceEvents"]) counters += event.value("ph", "") == "C";
+  CHECK(counters >= 2);  // the scratch buffer's allocation and free
+  std::remove(path.c_str());
 }
