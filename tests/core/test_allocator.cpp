@@ -305,6 +305,52 @@ TEST_CASE("a block freed while a kernel writes it is not handed out early", "[me
   }
 }
 
+// The fallback of the reuse at once: where the module cannot put a barrier on the other queue
+// (queue_barrier absent, or refusing the wait list), the host waits for the previous user's
+// commands before the new owner's first command there. XGPU_MEMORY_TEST_NO_BARRIER=1 takes
+// that path on a driver whose barrier works (runtime/src/memory/test_hooks.hpp).
+TEST_CASE("with no cross-queue barrier the host waits for the block's previous user", "[memory]") {
+  if (direct_allocator()) {
+    SUCCEED("XGPU_ALLOCATOR=direct: no pool");
+    return;
+  }
+  std::size_t devices_checked = 0;
+  for (const xgpu::Device& device : xgpu::devices()) {
+    if (!xgpu_test::is_pocl(device)) continue;  // Oclgrind would take minutes over this kernel
+    DYNAMIC_SECTION(device.describe()) {
+      ++devices_checked;
+      xgpu::Context context(device);
+      xgpu::Queue writer = context.queue();
+      xgpu::Queue other = context.queue();
+      xgpu::Kernel slow = context.build({"slow_fill.cl", kSlowFill}).kernel("slow_fill");
+      const std::size_t n = 256;
+      xgpu::Event running;
+      cl_mem freed_handle = nullptr;
+      {
+        xgpu::Buffer<int> doomed = context.alloc<int>(n);
+        freed_handle = xgpu::opencl::buffer(doomed);
+        running = writer.launch(slow, xgpu::Range{n}, doomed, 3000000);
+        writer.flush();
+      }  // freed while the kernel runs; this thread's last queue was `writer`
+      xgpu_test::ScopedEnv no_barrier("XGPU_MEMORY_TEST_NO_BARRIER", "1");
+      const std::uint64_t reserved = context.memory_stats().reserved;
+      xgpu::Buffer<int> fresh = context.alloc<int>(n);
+      // (Not its native handle yet: asking for it waits for the previous user too.)
+      REQUIRE(running.status() != xgpu::EventStatus::complete);
+      REQUIRE(context.memory_stats().reserved == reserved);  // no new memory
+      const xgpu::Event filled = other.fill(fresh, 2);       // asynchronous: returns at once...
+      // ...but only once the host has waited for the kernel (a barrier would not block).
+      CHECK(running.status() == xgpu::EventStatus::complete);
+      filled.wait();
+      CHECK(other.read(fresh) == std::vector<int>(n, 2));  // the kernel's 1s came before
+      CHECK(xgpu::opencl::buffer(fresh) == freed_handle);  // it was the freed block
+    }
+  }
+  if (xgpu_test::count_implementation("pocl") > 0) {
+    CHECK(devices_checked > 0);
+  }
+}
+
 // Reuse at once (docs/memory.md): a block freed while its queue still runs a kernel on it goes
 // to the next request of this thread, whose last queue it was; that queue's commands come after
 // the kernel's, and a native handle waits for the kernel.

@@ -3,13 +3,20 @@
 // command with consistent times, one process per device and one track per queue.
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
+#include <xgpu/opencl.hpp>
 #include <xgpu/trace.hpp>
 
 #include "test_support.hpp"
@@ -239,4 +246,166 @@ TEST_CASE("an unwritable XGPU_TRACE leaves the program untraced", "[trace_unwrit
   queue.write(x, std::vector<float>(16, 4.0f));
   CHECK(queue.read(x) == std::vector<float>(16, 4.0f));
   CHECK(!xgpu::trace::running());
+}
+
+namespace {
+
+constexpr const char* kTouch = "kernel void touch(global int* x) { x[0] += 1; }\n";
+
+// A kernel long enough (tens of millions of rounds: about a second on PoCL) for a test to do
+// a few thousand launches behind it while it runs.
+constexpr const char* kSpin = R"(
+    kernel void spin(global int* out, int rounds) {
+      uint x = (uint)get_global_id(0);
+      for (int r = 0; r < rounds; ++r) x = x * 1103515245u + 12345u;
+      out[get_global_id(0)] = (x == 42u) ? 3 : 1;
+    })";
+
+// The first PoCL device: Oclgrind would take minutes over thousands of launches.
+std::optional<xgpu::Device> first_pocl() {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    if (xgpu_test::is_pocl(device)) return device;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// More pending commands than the recorder keeps (4,096) from two threads at once: the oldest
+// are waited for while the others record, and every command is written exactly once, with
+// device times that follow each other on each in-order queue.
+TEST_CASE("ten thousand traced launches from two threads: one event each, in order", "[trace]") {
+  const std::optional<xgpu::Device> device = first_pocl();
+  if (!device) {
+    REQUIRE(xgpu_test::count_implementation("pocl") == 0);
+    return;
+  }
+  const std::string path = trace_path("many");
+  xgpu::Context context(*device);
+  xgpu::Program program = context.build({"trace_spin.cl", std::string(kSpin) + kTouch});
+  constexpr int kPerThread = 5000;
+  xgpu::trace::start(path);
+  auto launch_many = [&] {
+    xgpu::Queue queue = context.queue(xgpu::QueueOptions{true});
+    xgpu::Kernel spin = program.kernel("spin");
+    xgpu::Kernel touch = program.kernel("touch");
+    xgpu::Buffer<int> x = context.alloc<int>(64);
+    queue.fill(x, 0);
+    // A short kernel first, so that the launches pile up behind it past the 4,096 pending
+    // commands where the threads wait for the oldest of their queues.
+    queue.launch(spin, xgpu::Range{64}, x, 2000000);
+    queue.fill(x, 0, 1);
+    for (int i = 0; i < kPerThread; ++i) queue.launch(touch, xgpu::Range{1}, x);
+    CHECK(queue.read(x)[0] == kPerThread);
+  };
+  std::thread other(launch_many);
+  launch_many();
+  other.join();
+  xgpu::trace::stop();
+
+  const json trace = json::parse(file_text(path));
+  std::map<int, std::vector<std::pair<double, double>>> times_by_track;
+  for (const json& event : events_of(trace, "launch")) {
+    times_by_track[event["tid"].get<int>()].push_back(
+        {event["ts"].get<double>(), event["dur"].get<double>()});
+  }
+  REQUIRE(times_by_track.size() == 2);
+  for (auto& [tid, times] : times_by_track) {
+    INFO("track " << tid);
+    CHECK(times.size() == static_cast<std::size_t>(kPerThread) + 1);
+    std::sort(times.begin(), times.end());
+    std::size_t overlapping = 0;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      CHECK(times[i].first >= 0);
+      CHECK(times[i].second >= 0);
+      // In order on the device: each starts after the previous ended (to the file's 1 ns).
+      if (i > 0 && times[i].first + 0.0015 < times[i - 1].first + times[i - 1].second)
+        ++overlapping;
+    }
+    CHECK(overlapping == 0);
+  }
+  std::remove(path.c_str());
+}
+
+// Past 4,096 pending commands a thread waits for the oldest of its queue; that wait must not
+// hold the recorder's lock, or every other traced thread stops until the device is done.
+// The queue is held shut by a user event (enqueued behind xgpu's back) that this thread opens:
+// with the lock held during the wait, this thread's traced work would wait for it forever, so
+// a watchdog opens it after a few seconds and the test fails instead of hanging.
+TEST_CASE("a thread waiting for its oldest traced command does not stop the others", "[trace]") {
+  const std::optional<xgpu::Device> device = first_pocl();
+  if (!device) {
+    REQUIRE(xgpu_test::count_implementation("pocl") == 0);
+    return;
+  }
+  const std::string path = trace_path("waiting");
+  xgpu::Context context(*device);
+  xgpu::Queue flooded = context.queue();
+  xgpu::Kernel touch = context.build({"touch.cl", kTouch}).kernel("touch");
+  xgpu::Buffer<int> x = context.alloc<int>(1);
+  flooded.fill(x, 0);
+  flooded.finish();
+  cl_int status = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(xgpu::opencl::context(context), &status);
+  REQUIRE(status == CL_SUCCESS);
+  REQUIRE(clEnqueueBarrierWithWaitList(xgpu::opencl::queue(flooded), 1, &gate, nullptr) ==
+          CL_SUCCESS);
+  std::atomic<bool> opened{false};
+  auto open_gate = [&] {
+    if (!opened.exchange(true)) clSetUserEventStatus(gate, CL_COMPLETE);
+  };
+  std::atomic<bool> done{false};
+  std::thread watchdog([&] {
+    for (int i = 0; i < 300 && !done.load(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    open_gate();
+  });
+
+  xgpu::trace::start(path);
+  // Behind the gate none of these completes: the recorder's 4,096th pending command makes the
+  // flooding thread wait for the oldest.
+  constexpr int kFlood = 4200;
+  std::atomic<int> launched{0};
+  std::thread flooder([&] {
+    for (int i = 0; i < kFlood; ++i) {
+      flooded.launch(touch, xgpu::Range{1}, x);
+      launched.fetch_add(1);
+    }
+  });
+  struct Joiner {  // a failed REQUIRE below must not leave a thread unjoined (terminate)
+    std::thread& thread;
+    std::function<void()> before;
+    ~Joiner() {
+      before();
+      if (thread.joinable()) thread.join();
+    }
+  } join_flooder{flooder, open_gate}, join_watchdog{watchdog, [&] { done.store(true); }};
+  while (launched.load() < 4000 && !opened.load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // into its wait
+  REQUIRE(!opened.load());
+  REQUIRE(launched.load() < kFlood);  // the flooder waits for the gate
+
+  // This thread's traced work that needs no device goes on meanwhile: an allocation and its
+  // free (the allocator's counter track) and a range.
+  const auto begin = std::chrono::steady_clock::now();
+  { xgpu::Buffer<int> scratch = context.alloc<int>(1024); }
+  { xgpu::trace::range scope("while the other thread waits"); }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  INFO("this thread's traced work took " << seconds << " s");
+  CHECK(!opened.load());  // done before the watchdog had to open the gate
+  CHECK(launched.load() < kFlood);
+  open_gate();
+  flooder.join();
+  CHECK(flooded.read(x)[0] == kFlood);
+  xgpu::trace::stop();
+  clReleaseEvent(gate);
+  const json trace = json::parse(file_text(path));
+  CHECK(events_of(trace, "launch").size() == static_cast<std::size_t>(kFlood));
+  CHECK(events_of(trace, "range").size() == 1);
+  std::size_t counters = 0;
+  for (const json& event : trace["traceEvents"]) counters += event.value("ph", "") == "C";
+  CHECK(counters >= 2);  // the scratch buffer's allocation and free
+  std::remove(path.c_str());
 }

@@ -20,7 +20,7 @@ std::string range_text(const Range& range) {
 void command(const Queue& queue, Command command, Event event) {
   const double returned = now_us();
   Recorder& recorder = Recorder::instance();
-  std::lock_guard<std::mutex> lock(recorder.mutex);
+  std::unique_lock<std::mutex> lock(recorder.mutex);
   if (!recorder.is_open()) return;
   Pending pending{queue.raw(), recorder.track_of(queue), queue.profiling(), std::move(command),
                   returned,    std::move(event)};
@@ -28,7 +28,7 @@ void command(const Queue& queue, Command command, Event event) {
     recorder.write_command(pending, returned, true);
     return;
   }
-  recorder.add_pending(std::move(pending));
+  recorder.add_pending(std::move(pending), lock);
 }
 
 void launch(const Queue& queue, const std::string& kernel, const Launch& launch, double enqueued_us,
@@ -51,8 +51,8 @@ void transfer(const Queue& queue, const char* name, const char* direction, std::
 
 void synchronised(const Queue& queue) {
   Recorder& recorder = Recorder::instance();
-  std::lock_guard<std::mutex> lock(recorder.mutex);
-  if (recorder.is_open()) recorder.drain(queue.raw());
+  std::unique_lock<std::mutex> lock(recorder.mutex);
+  if (recorder.is_open()) recorder.drain(queue.raw(), lock);
 }
 
 void build(const DeviceRecord* device, const std::string& name, const char* cache,

@@ -3,6 +3,7 @@
 // (its importer accepts an unterminated array). stop() and the exit handler close it.
 #include "recorder.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdlib>
@@ -87,6 +88,8 @@ bool Recorder::open(const std::string& path) {
   if (!file_) return false;
   buffer_ = "{\"traceEvents\":[\n";
   first_event_ = true;
+  ++generation_;
+  adds_since_poll_ = 0;
   next_pid_ = 2;
   processes_.clear();
   tracks_.clear();
@@ -98,13 +101,23 @@ bool Recorder::open(const std::string& path) {
   return true;
 }
 
-void Recorder::close() {
+void Recorder::close(std::unique_lock<std::mutex>& lock) {
   if (!file_) return;
-  drain(nullptr);
+  if (closing_) {  // another thread is closing it: done when it is
+    idle_.wait(lock, [this] { return !closing_; });
+    return;
+  }
+  closing_ = true;
+  drain(nullptr, lock);
+  // The commands other threads are waiting for belong in this file too; at exit they may
+  // never return (the drivers may be gone), so there the file ends without them.
+  if (!drivers_gone) idle_.wait(lock, [this] { return in_flight_ == 0; });
   buffer_ += "\n]}\n";
   flush();
   std::fclose(file_);
   file_ = nullptr;
+  closing_ = false;
+  idle_.notify_all();
 }
 
 void Recorder::flush() {
@@ -169,39 +182,73 @@ int Recorder::host_thread_tid() {
   return tid;
 }
 
-void Recorder::add_pending(Pending pending) {
+void Recorder::add_pending(Pending pending, std::unique_lock<std::mutex>& lock) {
   pending_.push_back(std::move(pending));
-  if (pending_.size() >= kPollPending) drain_completed();
-  while (pending_.size() >= kMaxPending) {
-    Pending& oldest = pending_.front();
-    bool completed = true;
-    try {
-      oldest.event.wait();
-    } catch (...) {
-      completed = false;
+  // Asking every pending event for its status at every command would cost each command the
+  // length of the list: once per kPollPending commands is enough to keep it short.
+  if (pending_.size() >= kPollPending && ++adds_since_poll_ >= kPollPending) {
+    adds_since_poll_ = 0;
+    drain_completed();
+  }
+  if (pending_.size() < kMaxPending) return;
+  // The oldest of the queue just used: a slow kernel on one queue holds up only the threads
+  // that launch on that queue. (Usually near the front: that queue fills the list.)
+  const void* queue = pending_.back().queue;
+  auto oldest = std::find_if(pending_.begin(), pending_.end(),
+                             [queue](const Pending& pending) { return pending.queue == queue; });
+  std::vector<Pending> batch;
+  batch.push_back(std::move(*oldest));
+  pending_.erase(oldest);
+  wait_and_write(std::move(batch), lock);
+}
+
+void Recorder::drain(const void* queue, std::unique_lock<std::mutex>& lock) {
+  std::vector<Pending> batch;
+  std::deque<Pending> kept;
+  for (Pending& pending : pending_) {
+    if (queue == nullptr || pending.queue == queue) {
+      batch.push_back(std::move(pending));
+    } else {
+      kept.push_back(std::move(pending));
     }
-    write_command(oldest, now_us(), completed);
-    pending_.pop_front();
+  }
+  pending_.swap(kept);
+  wait_and_write(std::move(batch), lock);
+}
+
+void Recorder::wait_and_write(std::vector<Pending> batch, std::unique_lock<std::mutex>& lock) {
+  if (batch.empty()) return;
+  struct Outcome {
+    double observed_us = 0;
+    bool completed = true;
+  };
+  std::vector<Outcome> outcomes(batch.size());
+  const std::uint64_t generation = generation_;
+  const bool ask_driver = !drivers_gone;
+  in_flight_ += batch.size();
+  lock.unlock();
+  // Outside the lock: a wait may last as long as a kernel, and every traced thread needs
+  // the lock for each of its commands.
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    try {
+      if (ask_driver) batch[i].event.wait();
+    } catch (...) {
+      outcomes[i].completed = false;  // a failed command: written with host times, marked failed
+    }
+    outcomes[i].observed_us = now_us();
+  }
+  lock.lock();
+  in_flight_ -= batch.size();
+  if (in_flight_ == 0) idle_.notify_all();  // close() cannot end the file before we unlock
+  // A batch of a file closed meanwhile (stop() at exit does not wait for it) is dropped:
+  // its tracks belong to that file.
+  if (generation != generation_ || file_ == nullptr) return;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    write_command(batch[i], outcomes[i].observed_us, outcomes[i].completed);
   }
 }
 
-void Recorder::drain(const void* queue) {
-  for (auto it = pending_.begin(); it != pending_.end();) {
-    if (queue != nullptr && it->queue != queue) {
-      ++it;
-      continue;
-    }
-    bool completed = true;
-    try {
-      if (!drivers_gone) it->event.wait();
-    } catch (...) {
-      completed = false;  // a failed command: written with host times, marked failed
-    }
-    write_command(*it, now_us(), completed);
-    it = pending_.erase(it);
-  }
-}
-
+// Asks each event its status, which never blocks: done under the lock.
 void Recorder::drain_completed() {
   for (auto it = pending_.begin(); it != pending_.end();) {
     bool done = false;
@@ -290,8 +337,8 @@ using detail::trace::Recorder;
 
 void start(const std::string& path) {
   Recorder& recorder = Recorder::instance();
-  std::lock_guard<std::mutex> lock(recorder.mutex);
-  recorder.close();
+  std::unique_lock<std::mutex> lock(recorder.mutex);
+  while (recorder.has_file()) recorder.close(lock);  // another start() may open meanwhile
   if (!recorder.open(path)) {
     detail::trace::g_state.store(detail::trace::kOff, std::memory_order_release);
     throw Error(Errc::invalid_argument,
@@ -309,10 +356,10 @@ void start(const std::string& path) {
 
 void stop() {
   Recorder& recorder = Recorder::instance();
-  std::lock_guard<std::mutex> lock(recorder.mutex);
-  if (!recorder.is_open()) return;
+  std::unique_lock<std::mutex> lock(recorder.mutex);
+  if (!recorder.has_file()) return;
   detail::trace::g_state.store(detail::trace::kOff, std::memory_order_release);
-  recorder.close();
+  recorder.close(lock);
 }
 
 void flush() {

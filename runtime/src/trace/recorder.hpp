@@ -1,9 +1,11 @@
 // The trace's one writer: the open file, the numbering of devices (processes) and queues
 // (tracks), and the commands whose device times are not known yet. Every member is used
-// under `mutex`.
+// under `mutex`; no thread waits for a device event while it holds it (wait_and_write()).
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <map>
@@ -11,6 +13,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <vector>
 
 #include "hooks.hpp"
 
@@ -49,9 +52,12 @@ class Recorder {
   bool drivers_gone = false;
 
   bool open(const std::string& path);  ///< false when the file cannot be written
-  void close();                        ///< waits for pending commands, ends the JSON
+  /// Waits for the pending commands (with `lock` released), writes them, ends the JSON.
+  void close(std::unique_lock<std::mutex>& lock);
   void flush();
-  bool is_open() const { return file_ != nullptr; }
+  /// Whether commands are recorded: open, and not being closed.
+  bool is_open() const { return file_ != nullptr && !closing_; }
+  bool has_file() const { return file_ != nullptr; }  ///< open, or being closed
 
   /// One event: `body` is the JSON object's members, without braces.
   void write_event(const std::string& body);
@@ -59,9 +65,13 @@ class Recorder {
   Process& process_of(const DeviceRecord* device);
   int host_thread_tid();
 
-  void add_pending(Pending pending);
-  /// Writes the pending commands of `queue` (nullptr: all), waiting for each.
-  void drain(const void* queue);
+  /// Keeps `pending` until its event completes; past kMaxPending commands, waits for the
+  /// oldest of its queue (with `lock` released), so that a program that never synchronises has
+  /// bounded memory.
+  void add_pending(Pending pending, std::unique_lock<std::mutex>& lock);
+  /// Writes the pending commands of `queue` (nullptr: all), waiting for each with `lock`
+  /// released.
+  void drain(const void* queue, std::unique_lock<std::mutex>& lock);
   /// Writes the pending commands that have completed, without waiting.
   void drain_completed();
   void write_command(const Pending& pending, double observed_us, bool completed);
@@ -79,6 +89,16 @@ class Recorder {
   std::map<std::tuple<const void*, const DeviceRecord*, bool>, Track> tracks_;
   std::map<std::thread::id, int> host_threads_;
   std::deque<Pending> pending_;
+  std::size_t adds_since_poll_ = 0;
+
+  /// Takes `batch` (already out of pending_), waits for each event with `lock` released, then
+  /// writes them with it held. Meanwhile other threads record and write; close() waits for
+  /// the batches in flight, so that none is lost.
+  void wait_and_write(std::vector<Pending> batch, std::unique_lock<std::mutex>& lock);
+  std::size_t in_flight_ = 0;     ///< commands taken out by wait_and_write, not yet written
+  std::condition_variable idle_;  ///< notified when in_flight_ drops to 0, and after close()
+  bool closing_ = false;          ///< close() is waiting: record nothing new
+  std::uint64_t generation_ = 0;  ///< one per open(): a batch of an earlier file is dropped
 };
 
 /// Text as a JSON string, with its quotes.
