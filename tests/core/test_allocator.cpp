@@ -2,6 +2,7 @@
 // default, and direct), the cache returned by empty_cache, pooled blocks that kernels, copies
 // and maps see as whole buffers, stream-ordered reuse, the memory limit and out_of_memory.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <random>
 #include <thread>
@@ -240,6 +241,41 @@ constexpr const char* kSlowFill = R"(
       out[i] = (x == 42u) ? 3 : 1;
     })";
 
+// A user event placed (behind xgpu's back) at the head of a queue: nothing enqueued after it
+// starts until open(). A slow kernel alone is not enough to keep a command pending: PoCL runs
+// another queue's commands on the same worker threads, so finishing that queue can wait for the
+// kernel to end. A watchdog opens the gate after 10 s, so a wait on it fails a test, never hangs.
+class QueueGate {
+ public:
+  QueueGate(const xgpu::Context& context, const xgpu::Queue& queue) {
+    cl_int status = CL_SUCCESS;
+    gate_ = clCreateUserEvent(xgpu::opencl::context(context), &status);
+    REQUIRE(status == CL_SUCCESS);
+    REQUIRE(clEnqueueBarrierWithWaitList(xgpu::opencl::queue(queue), 1, &gate_, nullptr) ==
+            CL_SUCCESS);
+    watchdog_ = std::thread([this] {
+      for (int i = 0; i < 1000 && !opened_.load(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      open();
+    });
+  }
+  QueueGate(const QueueGate&) = delete;
+  QueueGate& operator=(const QueueGate&) = delete;
+  ~QueueGate() {
+    open();
+    watchdog_.join();
+    clReleaseEvent(gate_);
+  }
+  void open() {
+    if (!opened_.exchange(true)) clSetUserEventStatus(gate_, CL_COMPLETE);
+  }
+
+ private:
+  cl_event gate_ = nullptr;
+  std::atomic<bool> opened_{false};
+  std::thread watchdog_;
+};
+
 // A block freed while a kernel still writes it must not reach another queue before the kernel
 // ends: if it did, the kernel's late writes would land in the new owner's data. Also when a
 // later command of another queue used the buffer and has finished: queues are not ordered
@@ -263,6 +299,7 @@ TEST_CASE("a block freed while a kernel writes it is not handed out early", "[me
         INFO("launched by submit, no Event: " << submitted);
         xgpu::Event running;
         cl_mem freed_handle = nullptr;
+        QueueGate gate(context, writer);  // the kernel waits for it: pending, for sure
         {
           xgpu::Buffer<int> doomed = context.alloc<int>(n);
           freed_handle = xgpu::opencl::buffer(doomed);
@@ -281,8 +318,10 @@ TEST_CASE("a block freed while a kernel writes it is not handed out early", "[me
         // When only `writer` used it, the block is handed out at once (this thread's last
         // queue was `writer`); then `other` must wait for the kernel before writing it.
         xgpu::Buffer<int> fresh = context.alloc<int>(n);
-        // The kernel must still be running for this test to say anything.
+        // The kernel must still be pending for this test to say anything (the gate's watchdog
+        // has not opened it: nothing above waited for the kernel).
         REQUIRE(running.status() != xgpu::EventStatus::complete);
+        gate.open();  // the kernel runs while `other` writes the block
         other.write(fresh, std::vector<int>(n, 2));
         running.wait();
         CHECK(other.read(fresh) == std::vector<int>(n, 2));
