@@ -158,6 +158,17 @@ __kernel void xgpu_softmax_rows_item(const uint rows, const uint cols, __global 
   const uint whole = cols / XGPU_SOFTMAX_W * XGPU_SOFTMAX_W;
 #endif
 
+#ifdef XGPU_WEIGHTS_IN_OUT
+  // A row of exactly one vector (16 floats): the same operations as below, in straight-line
+  // code with the weights kept in registers (measured on PoCL, 2 cores, 1M x 16 floats: CPU
+  // time 24 -> 21 ms, the triad's 19).
+  if (cols == XGPU_SOFTMAX_W) {
+    const VECTOR v = LOADV(x, 0);
+    const VECTOR weight = XGPU_SHIFTED_EXPV(v, lanes_max(v));
+    STOREV(y, 0, weight * ((XGPU_S)1 / lanes_sum(weight)));
+    return;
+  }
+#endif
   XGPU_S maximum = -INFINITY;
   if (whole > 0) {
     VECTOR lanes = (VECTOR)(-INFINITY);
@@ -167,13 +178,13 @@ __kernel void xgpu_softmax_rows_item(const uint rows, const uint cols, __global 
   for (uint c = whole; c < cols; ++c) maximum = fmax(maximum, LOAD(x, c));
 
   XGPU_S sum = 0, carry = 0;
+  VECTOR first_weight = (VECTOR)(0);
   if (whole > 0) {
     // The first vector starts the lanes' sums: what adding it to zero would give, without the
-    // compensation's four operations (a tenth of the time for rows of 16 floats).
-    VECTOR lane_sum = XGPU_SHIFTED_EXPV(LOADV(x, 0), maximum), lane_carry = (VECTOR)(0);
-#ifdef XGPU_WEIGHTS_IN_OUT
-    STOREV(y, 0, lane_sum);
-#endif
+    // compensation's four operations (a tenth of the time for rows of 16 floats). Its weights
+    // stay in registers until the results are written (the others go through out).
+    first_weight = XGPU_SHIFTED_EXPV(LOADV(x, 0), maximum);
+    VECTOR lane_sum = first_weight, lane_carry = (VECTOR)(0);
     for (uint c = XGPU_SOFTMAX_W; c < whole; c += XGPU_SOFTMAX_W) {
       const VECTOR weight = XGPU_SHIFTED_EXPV(LOADV(x, c), maximum);
 #ifdef XGPU_WEIGHTS_IN_OUT
@@ -194,7 +205,8 @@ __kernel void xgpu_softmax_rows_item(const uint rows, const uint cols, __global 
   // one; OpenCL allows a float division 2.5 ulp, and the bound in docs/algorithms.md counts 3.
   const XGPU_S scale = (XGPU_S)1 / sum;
 #ifdef XGPU_WEIGHTS_IN_OUT
-  for (uint c = 0; c < whole; c += XGPU_SOFTMAX_W) STOREV(y, c, LOADV(y, c) * scale);
+  if (whole > 0) STOREV(y, 0, first_weight * scale);
+  for (uint c = XGPU_SOFTMAX_W; c < whole; c += XGPU_SOFTMAX_W) STOREV(y, c, LOADV(y, c) * scale);
 #else
   for (uint c = 0; c < whole; c += XGPU_SOFTMAX_W)
     STOREV(y, c, XGPU_SHIFTED_EXPV(LOADV(x, c), maximum) * scale);

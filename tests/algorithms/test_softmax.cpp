@@ -132,10 +132,11 @@ void softmax_shapes(const xgpu::Device& device, const char* shape) {
     }
     check_softmax<T>(context, queue, 3, 257, random_values<T>(3 * 257, 9, -10, 10), true);
 
-    // Large magnitudes and infinities, in narrow (one item per row) and wide rows.
+    // Large magnitudes and infinities, in narrow (one item per row), one-vector (16: the CPU
+    // layout's straight-line path) and wide rows.
     using S = xgpu::scalar_t<T>;
     const S inf = std::numeric_limits<S>::infinity(), nan = std::numeric_limits<S>::quiet_NaN();
-    for (std::size_t cols : {std::size_t{6}, std::size_t{300}}) {
+    for (std::size_t cols : {std::size_t{6}, std::size_t{16}, std::size_t{300}}) {
       const std::size_t rows = 6;
       std::vector<T> values(rows * cols);
       for (std::size_t c = 0; c < cols; ++c) {
