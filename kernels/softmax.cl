@@ -134,7 +134,8 @@ XGPU_LANES_FUNCTION(lanes_sum, XGPU_PLUS)
 #endif
 
 // exp(x - maximum) lane by lane, 1 where x == maximum (see xgpu_shifted_exp).
-#define XGPU_SHIFTED_EXPV(x, maximum) select(XGPU_EXPV((x) - (maximum)), (VECTOR)(1), (x) == (maximum))
+#define XGPU_SHIFTED_EXPV(x, maximum) \
+  select(XGPU_EXPV((x) - (maximum)), (VECTOR)(1), (x) == (maximum))
 
 // The row maximum (ignoring NaN with fmax; see XGPU_ROW_MAX), -inf for no entries; a NaN
 // then reaches the sum.
@@ -198,7 +199,8 @@ __kernel void xgpu_softmax_rows_item(const uint rows, const uint cols, __global 
     // Past an infinity (a NaN in the row), the carry is NaN: the plain sum is NaN as well.
     sum = lanes_sum(lane_sum - lane_carry);
   }
-  for (uint c = whole; c < cols; ++c) XGPU_KAHAN_ADD(sum, carry, xgpu_shifted_exp(LOAD(x, c), maximum));
+  for (uint c = whole; c < cols; ++c)
+    XGPU_KAHAN_ADD(sum, carry, xgpu_shifted_exp(LOAD(x, c), maximum));
   sum -= carry;
 
   // One division per row, then products: two roundings (about 1 ulp) where a division has

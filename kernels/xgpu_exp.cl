@@ -22,26 +22,27 @@
 #ifndef XGPU_EXP_CL
 #define XGPU_EXP_CL
 
-#define XGPU_EXP_BODY(V, I, U, as_V, as_I, as_U)                                          \
-  const V clamped_low = select(x, (V)(-104.0f), x < (V)(-104.0f));                        \
-  const V clamped = select(clamped_low, (V)(89.0f), clamped_low > (V)(89.0f));            \
-  const V magic = (V)(12582912.0f); /* 1.5 * 2^23 */                                      \
-  const V shifted = clamped * (V)(1.44269504089f) + magic;                                \
-  const V k = shifted - magic;                                                            \
-  const V r = (clamped - k * (V)(0.693359375f)) - k * (V)(-2.12194440e-4f);               \
-  const V q = (V)(0.5f) +                                                                 \
-              r * ((V)(0.166665733f) +                                                    \
-                   r * ((V)(0.0416665487f) + r * ((V)(0.00836376660f) +                   \
-                                                  r * (V)(0.00139269186f))));             \
-  const V p = (V)(1.0f) + (r + (r * r) * q);                                              \
-  /* k as an integer: the low bits of shifted, as two's complement (wrapping uint). */    \
-  const I k_int = as_I(as_U(shifted) - as_U(magic));                                      \
-  const I k_half = k_int >> 1;                                                            \
-  const U first = (as_U(k_half) + (U)(127)) << 23;                                        \
-  const U second = (as_U(k_int) - as_U(k_half) + (U)(127)) << 23;                        \
+#define XGPU_EXP_BODY(V, I, U, as_V, as_I, as_U)                                                   \
+  const V clamped_low = select(x, (V)(-104.0f), x < (V)(-104.0f));                                 \
+  const V clamped = select(clamped_low, (V)(89.0f), clamped_low > (V)(89.0f));                     \
+  const V magic = (V)(12582912.0f); /* 1.5 * 2^23 */                                               \
+  const V shifted = clamped * (V)(1.44269504089f) + magic;                                         \
+  const V k = shifted - magic;                                                                     \
+  const V r = (clamped - k * (V)(0.693359375f)) - k * (V)(-2.12194440e-4f);                        \
+  const V q = (V)(0.5f) +                                                                          \
+              r * ((V)(0.166665733f) + r * ((V)(0.0416665487f) +                                   \
+                                            r * ((V)(0.00836376660f) + r * (V)(0.00139269186f)))); \
+  const V p = (V)(1.0f) + (r + (r * r) * q);                                                       \
+  /* k as an integer: the low bits of shifted, as two's complement (wrapping uint). */             \
+  const I k_int = as_I(as_U(shifted) - as_U(magic));                                               \
+  const I k_half = k_int >> 1;                                                                     \
+  const U first = (as_U(k_half) + (U)(127)) << 23;                                                 \
+  const U second = (as_U(k_int) - as_U(k_half) + (U)(127)) << 23;                                  \
   return (p * as_V(first)) * as_V(second)
 
-inline float xgpu_exp_float(const float x) { XGPU_EXP_BODY(float, int, uint, as_float, as_int, as_uint); }
+inline float xgpu_exp_float(const float x) {
+  XGPU_EXP_BODY(float, int, uint, as_float, as_int, as_uint);
+}
 inline float16 xgpu_exp_float16(const float16 x) {
   XGPU_EXP_BODY(float16, int16, uint16, as_float16, as_int16, as_uint16);
 }
