@@ -24,9 +24,20 @@
 #define STORE(p, i, v) ((p)[i] = (v))
 #endif
 
+// XGPU_EXP1 and XGPU_EXPV (below): exp of one value and of a VECTOR. The CPU layout's float
+// build (float and half storage) uses xgpu_exp.cl's branch-free exp, within the same 3 ulp as
+// the driver's: PoCL 3.1's exp was about 40 % of the short-row softmax's time (1M x 16
+// floats). Everything else keeps the driver's exp.
+#if defined(XGPU_SOFTMAX_FOR_CPU) && !defined(XGPU_T_DOUBLE)
+#include "xgpu_exp.cl"
+#define XGPU_EXP1(x) xgpu_exp_float(x)
+#else
+#define XGPU_EXP1(x) exp(x)
+#endif
+
 // exp(x - maximum), with x == maximum giving exactly 1 (see above).
 inline XGPU_S xgpu_shifted_exp(XGPU_S x, XGPU_S maximum) {
-  return x == maximum ? (XGPU_S)1 : exp(x - maximum);
+  return x == maximum ? (XGPU_S)1 : XGPU_EXP1(x - maximum);
 }
 
 // Compensated (Kahan) summation of a row's weights: the rounding error of the sum stays
@@ -93,7 +104,16 @@ inline XGPU_S xgpu_shifted_exp(XGPU_S x, XGPU_S maximum) {
     return lane[0];                                                                         \
   }
 #endif
-XGPU_LANES_FUNCTION(lanes_max, fmax)
+// XGPU_ROW_MAX: how the per-item kernel takes the maximum of two vectors. The CPU layout
+// uses a plain compare and select (one vmaxps on x86, where fmax's NaN rule costs a compare and a
+// blend more: 7 % of the short-row softmax's time, PoCL, 1M x 16 floats); it may keep or drop
+// a NaN, and either way the row comes out NaN (the NaN's own weight, or every weight, is NaN).
+#ifdef XGPU_SOFTMAX_FOR_CPU
+#define XGPU_ROW_MAX(a, b) ((a) > (b) ? (a) : (b))
+#else
+#define XGPU_ROW_MAX(a, b) fmax((a), (b))
+#endif
+XGPU_LANES_FUNCTION(lanes_max, XGPU_ROW_MAX)
 XGPU_LANES_FUNCTION(lanes_sum, XGPU_PLUS)
 
 // With -DXGPU_SOFTMAX_FOR_CPU (the CPU layout's build), the per-item kernel's second
@@ -107,10 +127,18 @@ XGPU_LANES_FUNCTION(lanes_sum, XGPU_PLUS)
 #define XGPU_WEIGHTS_IN_OUT 1
 #endif
 
-// exp(x - maximum) lane by lane, 1 where x == maximum (see xgpu_shifted_exp).
-#define XGPU_SHIFTED_EXPV(x, maximum) select(exp((x) - (maximum)), (VECTOR)(1), (x) == (maximum))
+#if defined(XGPU_SOFTMAX_FOR_CPU) && !defined(XGPU_T_DOUBLE) && XGPU_SOFTMAX_W == 16
+#define XGPU_EXPV(x) xgpu_exp_float16(x)
+#else
+#define XGPU_EXPV(x) exp(x)
+#endif
 
-// The row maximum ignoring NaN (fmax), -inf for no entries; the NaN then reaches the sum.
+// exp(x - maximum) lane by lane, 1 where x == maximum (see xgpu_shifted_exp).
+#define XGPU_SHIFTED_EXPV(x, maximum) \
+  select(XGPU_EXPV((x) - (maximum)), (VECTOR)(1), (x) == (maximum))
+
+// The row maximum (ignoring NaN with fmax; see XGPU_ROW_MAX), -inf for no entries; a NaN
+// then reaches the sum.
 // One work-item per row, the CPU layout, and the GPU one for narrow rows. The item reads its
 // row in vectors of XGPU_SOFTMAX_W and its last cols % XGPU_SOFTMAX_W entries one by one:
 // one long stream per item (a row is contiguous), which a CPU's prefetchers follow, and
@@ -131,18 +159,34 @@ __kernel void xgpu_softmax_rows_item(const uint rows, const uint cols, __global 
   const uint whole = cols / XGPU_SOFTMAX_W * XGPU_SOFTMAX_W;
 #endif
 
+#ifdef XGPU_WEIGHTS_IN_OUT
+  // A row of exactly one vector (16 floats): the same operations as below, in straight-line
+  // code with the weights kept in registers (measured on PoCL, 2 cores, 1M x 16 floats: CPU
+  // time 24 -> 21 ms, the triad's 19).
+  if (cols == XGPU_SOFTMAX_W) {
+    const VECTOR v = LOADV(x, 0);
+    const VECTOR weight = XGPU_SHIFTED_EXPV(v, lanes_max(v));
+    STOREV(y, 0, weight * ((XGPU_S)1 / lanes_sum(weight)));
+    return;
+  }
+#endif
   XGPU_S maximum = -INFINITY;
   if (whole > 0) {
     VECTOR lanes = (VECTOR)(-INFINITY);
-    for (uint c = 0; c < whole; c += XGPU_SOFTMAX_W) lanes = fmax(lanes, LOADV(x, c));
+    for (uint c = 0; c < whole; c += XGPU_SOFTMAX_W) lanes = XGPU_ROW_MAX(lanes, LOADV(x, c));
     maximum = lanes_max(lanes);
   }
   for (uint c = whole; c < cols; ++c) maximum = fmax(maximum, LOAD(x, c));
 
   XGPU_S sum = 0, carry = 0;
+  VECTOR first_weight = (VECTOR)(0);
   if (whole > 0) {
-    VECTOR lane_sum = (VECTOR)(0), lane_carry = (VECTOR)(0);
-    for (uint c = 0; c < whole; c += XGPU_SOFTMAX_W) {
+    // The first vector starts the lanes' sums: what adding it to zero would give, without the
+    // compensation's four operations (a tenth of the time for rows of 16 floats). Its weights
+    // stay in registers until the results are written (the others go through out).
+    first_weight = XGPU_SHIFTED_EXPV(LOADV(x, 0), maximum);
+    VECTOR lane_sum = first_weight, lane_carry = (VECTOR)(0);
+    for (uint c = XGPU_SOFTMAX_W; c < whole; c += XGPU_SOFTMAX_W) {
       const VECTOR weight = XGPU_SHIFTED_EXPV(LOADV(x, c), maximum);
 #ifdef XGPU_WEIGHTS_IN_OUT
       STOREV(y, c, weight);
@@ -155,16 +199,21 @@ __kernel void xgpu_softmax_rows_item(const uint rows, const uint cols, __global 
     // Past an infinity (a NaN in the row), the carry is NaN: the plain sum is NaN as well.
     sum = lanes_sum(lane_sum - lane_carry);
   }
-  for (uint c = whole; c < cols; ++c) XGPU_KAHAN_ADD(sum, carry, xgpu_shifted_exp(LOAD(x, c), maximum));
+  for (uint c = whole; c < cols; ++c)
+    XGPU_KAHAN_ADD(sum, carry, xgpu_shifted_exp(LOAD(x, c), maximum));
   sum -= carry;
 
+  // One division per row, then products: two roundings (about 1 ulp) where a division has
+  // one; OpenCL allows a float division 2.5 ulp, and the bound in docs/algorithms.md counts 3.
+  const XGPU_S scale = (XGPU_S)1 / sum;
 #ifdef XGPU_WEIGHTS_IN_OUT
-  for (uint c = 0; c < whole; c += XGPU_SOFTMAX_W) STOREV(y, c, LOADV(y, c) / sum);
+  if (whole > 0) STOREV(y, 0, first_weight * scale);
+  for (uint c = XGPU_SOFTMAX_W; c < whole; c += XGPU_SOFTMAX_W) STOREV(y, c, LOADV(y, c) * scale);
 #else
   for (uint c = 0; c < whole; c += XGPU_SOFTMAX_W)
-    STOREV(y, c, XGPU_SHIFTED_EXPV(LOADV(x, c), maximum) / sum);
+    STOREV(y, c, XGPU_SHIFTED_EXPV(LOADV(x, c), maximum) * scale);
 #endif
-  for (uint c = whole; c < cols; ++c) STORE(y, c, xgpu_shifted_exp(LOAD(x, c), maximum) / sum);
+  for (uint c = whole; c < cols; ++c) STORE(y, c, xgpu_shifted_exp(LOAD(x, c), maximum) * scale);
 }
 
 // Tree reduction of scratch[0 .. size) into scratch[0]; size is a power of two, the

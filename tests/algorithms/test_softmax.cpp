@@ -132,10 +132,11 @@ void softmax_shapes(const xgpu::Device& device, const char* shape) {
     }
     check_softmax<T>(context, queue, 3, 257, random_values<T>(3 * 257, 9, -10, 10), true);
 
-    // Large magnitudes and infinities, in narrow (one item per row) and wide rows.
+    // Large magnitudes and infinities, in narrow (one item per row), one-vector (16: the CPU
+    // layout's straight-line path) and wide rows.
     using S = xgpu::scalar_t<T>;
     const S inf = std::numeric_limits<S>::infinity(), nan = std::numeric_limits<S>::quiet_NaN();
-    for (std::size_t cols : {std::size_t{6}, std::size_t{300}}) {
+    for (std::size_t cols : {std::size_t{6}, std::size_t{16}, std::size_t{300}}) {
       const std::size_t rows = 6;
       std::vector<T> values(rows * cols);
       for (std::size_t c = 0; c < cols; ++c) {
@@ -192,6 +193,152 @@ TEST_CASE("softmax_rows errors: small buffers, overflow", "[softmax]") {
         check_error(capture_error([&] { xgpu::softmax_rows(queue, d, d, 2, 2); }),
                     xgpu::Errc::unsupported, {"xgpu::softmax_rows", "double"});
       }
+    }
+  }
+}
+
+namespace {
+
+/// Inputs for xgpu_exp.cl: the special values, the edges of its ranges (overflow, the
+/// subnormal results, the underflow to 0, the clamp, the range reduction's half-way points
+/// k ln2 +- ln2/2), every float near some of them, and random values across [-105, 90].
+std::vector<float> exp_inputs(std::size_t random_count) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x{0.0f,
+                       -0.0f,
+                       1.0f,
+                       -1.0f,
+                       inf,
+                       -inf,
+                       NAN,
+                       -NAN,
+                       88.72283f,
+                       88.72284f,
+                       88.7229f,
+                       89.0f,
+                       89.5f,
+                       100.0f,
+                       1e30f,
+                       -87.33654f,
+                       -87.3366f,
+                       -100.0f,
+                       -103.0f,
+                       -103.27893f,
+                       -103.9721f,
+                       -103.97209f,
+                       -104.0f,
+                       -104.5f,
+                       -110.0f,
+                       -1e30f,
+                       1e-10f,
+                       -1e-10f,
+                       std::numeric_limits<float>::min(),
+                       std::numeric_limits<float>::denorm_min(),
+                       -std::numeric_limits<float>::denorm_min(),
+                       std::numeric_limits<float>::max(),
+                       -std::numeric_limits<float>::max()};
+  // Every float within 64 ulp of each edge above (the finite ones), and of k ln2 +- ln2/2.
+  std::vector<float> edges;
+  for (float e : x)
+    if (std::isfinite(e)) edges.push_back(e);
+  for (int k = -150; k <= 128; k += 7) {
+    edges.push_back(static_cast<float>((k + 0.5) * 0.6931471805599453));
+    edges.push_back(static_cast<float>(k * 0.6931471805599453));
+  }
+  for (float e : edges) {
+    float below = e, above = e;
+    for (int i = 0; i < 64; ++i) {
+      below = std::nextafter(below, -inf);
+      above = std::nextafter(above, inf);
+      x.push_back(below);
+      x.push_back(above);
+    }
+  }
+  const std::vector<float> spread = random_values<float>(random_count, 13, -105, 90);
+  x.insert(x.end(), spread.begin(), spread.end());
+  const std::vector<float> small = random_values<float>(random_count / 4, 17, -1, 1);
+  x.insert(x.end(), small.begin(), small.end());
+  while (x.size() % 16 != 0) x.push_back(0.5f);  // whole float16 vectors
+  return x;
+}
+
+/// The error of `got` against the exact e^x, in ulps of the float nearest it (2^-149 for
+/// results in the subnormal range), as OpenCL C's accuracy table counts them; infinite when
+/// got is inf or NaN and e^x is not.
+double exp_ulp_error(float x, float got) {
+  const long double exact = std::exp(static_cast<long double>(x));
+  if (std::isnan(x)) return std::isnan(got) ? 0 : INFINITY;
+  const long double largest = std::numeric_limits<float>::max();
+  // Past FLT_MAX by at least half its ulp (2^103), e^x rounds to inf: accept inf, or FLT_MAX
+  // within the allowed ulps.
+  if (exact >= largest + std::ldexp(1.0L, 103))
+    return std::isinf(got) && got > 0 ? 0
+                                      : (got == std::numeric_limits<float>::max() ? 1 : INFINITY);
+  if (!std::isfinite(got)) return INFINITY;
+  long double ulp = std::ldexp(1.0L, -149);  // below FLT_MIN: the subnormals' spacing
+  if (exact >= std::numeric_limits<float>::min()) {
+    int exponent = 0;
+    std::frexp(exact, &exponent);  // exact = m 2^exponent, m in [0.5, 1)
+    ulp = std::ldexp(1.0L, exponent - 24);
+  }
+  return static_cast<double>(std::fabs(static_cast<long double>(got) - exact) / ulp);
+}
+
+}  // namespace
+
+// The CPU layout's own exp (kernels/xgpu_exp.cl) against long double, in both its forms, on
+// every device: within OpenCL C's 3 ulp for exp in the full profile, with its special values
+// (+inf past overflow, subnormal results, 0 for large negative x and -inf, NaN for NaN).
+TEST_CASE("softmax CPU exp (xgpu_exp.cl) within 3 ulp with its special values", "[softmax]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      const xgpu::Program program = context.build(xgpu::Source{"exp_check.cl", R"(
+#include "xgpu_exp.cl"
+__kernel void exp_vectors(__global const float16* x, __global float16* y) {
+  const size_t i = get_global_id(0);
+  y[i] = xgpu_exp_float16(x[i]);
+}
+__kernel void exp_scalars(__global const float* x, __global float* y) {
+  const size_t i = get_global_id(0);
+  y[i] = xgpu_exp_float(x[i]);
+}
+)"});
+      const std::vector<float> x = exp_inputs(is_oclgrind(device) ? 4096 : 1 << 20);
+      const xgpu::Buffer<float> in = upload(context, queue, x);
+      xgpu::Buffer<float> vectors = context.alloc<float>(x.size());
+      xgpu::Buffer<float> scalars = context.alloc<float>(x.size());
+      queue.launch(program.kernel("exp_vectors"), xgpu::Range{x.size() / 16}, in, vectors);
+      queue.launch(program.kernel("exp_scalars"), xgpu::Range{x.size()}, in, scalars);
+      const std::vector<float> got_vectors = queue.read(vectors), got_scalars = queue.read(scalars);
+      double worst = 0;
+      float worst_x = 0;
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        for (float got : {got_vectors[i], got_scalars[i]}) {
+          const double error = exp_ulp_error(x[i], got);
+          if (error > worst) {
+            worst = error;
+            worst_x = x[i];
+          }
+          if (!(error <= 3) && wrong++ < 5)
+            FAIL_CHECK("exp(" << x[i] << ") = " << got << ": " << error << " ulp");
+        }
+      }
+      INFO("worst: " << worst << " ulp at x = " << worst_x << ", over " << x.size() << " inputs");
+      CHECK(wrong == 0);
+      CHECK(worst <= 3);
+      // The exact special values, not only near ones.
+      for (std::size_t i = 0; i < 6; ++i) {
+        INFO("exp(" << x[i] << ")");
+        CHECK(got_vectors[i] == got_scalars[i]);
+      }
+      CHECK(got_vectors[0] == 1.0f);
+      CHECK(got_vectors[4] == std::numeric_limits<float>::infinity());
+      CHECK(got_vectors[5] == 0.0f);
+      CHECK(std::isnan(got_vectors[6]));
+      CHECK(std::isnan(got_scalars[7]));
     }
   }
 }
