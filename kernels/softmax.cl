@@ -88,33 +88,38 @@ inline XGPU_S xgpu_shifted_exp(XGPU_S x, XGPU_S maximum) {
 #else
 #define XGPU_TO_FOUR(v, combine) (v)
 #endif
-#define XGPU_LANES_FUNCTION(name, combine)         \
-  static inline XGPU_S name(const VECTOR v) {      \
-    const XGPU_S4 four = XGPU_TO_FOUR(v, combine); \
-    const XGPU_S2 two = combine(four.lo, four.hi); \
-    return combine(two.x, two.y);                  \
+#define XGPU_LANES_FUNCTION(name, combine, combine_scalars) \
+  static inline XGPU_S name(const VECTOR v) {              \
+    const XGPU_S4 four = XGPU_TO_FOUR(v, combine);         \
+    const XGPU_S2 two = combine(four.lo, four.hi);         \
+    return combine_scalars(two.x, two.y);                  \
   }
 #else
-#define XGPU_LANES_FUNCTION(name, combine)                                                  \
-  static inline XGPU_S name(const VECTOR v) {                                               \
-    XGPU_S lane[XGPU_SOFTMAX_W];                                                            \
-    XGPU_CAT(vstore, XGPU_SOFTMAX_W)(v, 0, lane);                                           \
-    for (uint half_size = XGPU_SOFTMAX_W / 2; half_size > 0; half_size /= 2)                \
-      for (uint i = 0; i < half_size; ++i) lane[i] = combine(lane[i], lane[i + half_size]); \
-    return lane[0];                                                                         \
+#define XGPU_LANES_FUNCTION(name, combine, combine_scalars)                    \
+  static inline XGPU_S name(const VECTOR v) {                                  \
+    XGPU_S lane[XGPU_SOFTMAX_W];                                               \
+    XGPU_CAT(vstore, XGPU_SOFTMAX_W)(v, 0, lane);                              \
+    for (uint half_size = XGPU_SOFTMAX_W / 2; half_size > 0; half_size /= 2)   \
+      for (uint i = 0; i < half_size; ++i)                                     \
+        lane[i] = combine_scalars(lane[i], lane[i + half_size]);               \
+    return lane[0];                                                            \
   }
 #endif
 // XGPU_ROW_MAX: how the per-item kernel takes the maximum of two vectors. The CPU layout
 // uses a plain compare and select (one vmaxps on x86, where fmax's NaN rule costs a compare and a
 // blend more: 7 % of the short-row softmax's time, PoCL, 1M x 16 floats); it may keep or drop
 // a NaN, and either way the row comes out NaN (the NaN's own weight, or every weight, is NaN).
+// On vectors it is written as select(), not `?:` with a vector condition: the same in OpenCL C,
+// but the CUDA module's prelude (C++) cannot take a vector as the condition of `?:`.
 #ifdef XGPU_SOFTMAX_FOR_CPU
-#define XGPU_ROW_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define XGPU_ROW_MAX(a, b) select((b), (a), (a) > (b))
+#define XGPU_ROW_MAX_SCALARS(a, b) ((a) > (b) ? (a) : (b))
 #else
 #define XGPU_ROW_MAX(a, b) fmax((a), (b))
+#define XGPU_ROW_MAX_SCALARS(a, b) fmax((a), (b))
 #endif
-XGPU_LANES_FUNCTION(lanes_max, XGPU_ROW_MAX)
-XGPU_LANES_FUNCTION(lanes_sum, XGPU_PLUS)
+XGPU_LANES_FUNCTION(lanes_max, XGPU_ROW_MAX, XGPU_ROW_MAX_SCALARS)
+XGPU_LANES_FUNCTION(lanes_sum, XGPU_PLUS, XGPU_PLUS)
 
 // With -DXGPU_SOFTMAX_FOR_CPU (the CPU layout's build), the per-item kernel's second
 // pass stores each weight in out, and the third divides it there instead of computing exp
