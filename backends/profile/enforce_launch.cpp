@@ -58,7 +58,9 @@ void check_work_group(ProfileDevice& device, xgpu_kernel kernel, std::uint32_t d
 
 void check_local_memory(ProfileDevice& device, xgpu_kernel kernel,
                         const std::vector<ArgNote>& args) {
-  const std::uint64_t own = kernel_value(device, kernel, XGPU_KERNEL_LOCAL_MEMORY);
+  // The kernel's own local memory as measured at its creation: the driver's answer now may
+  // already count the previous launch's local arguments (object_table.hpp).
+  const std::uint64_t own = static_local_of(kernel);
   std::uint64_t in_args = 0;
   for (const ArgNote& arg : args)
     if (arg.kind == XGPU_KERNEL_ARG_LOCAL) in_args += arg.size;

@@ -150,7 +150,15 @@ xgpu_status program_build_log(xgpu_program program, xgpu_device device, char* bu
 xgpu_status kernel_create(xgpu_program program, const char* name, xgpu_kernel* kernel) {
   return guard([&] {
     ProfileDevice& profile = device_of(program, "program");
-    return made(inner().kernel_create(program, name, kernel), kernel, profile);
+    const xgpu_status status = made(inner().kernel_create(program, name, kernel), kernel, profile);
+    // Measured now, before any argument is set: what the driver reports later may count the
+    // previous launch's local arguments too (PoCL), and the launch check adds this launch's.
+    std::uint64_t own = 0;
+    if (status == XGPU_STATUS_SUCCESS && inner().kernel_limit &&
+        inner().kernel_limit(*kernel, profile.backing, XGPU_KERNEL_LOCAL_MEMORY, &own) ==
+            XGPU_STATUS_SUCCESS)
+      note_static_local(*kernel, own);
+    return status;
   });
 }
 
@@ -187,6 +195,7 @@ xgpu_status kernel_limit(xgpu_kernel kernel, xgpu_device device, uint32_t proper
     if (!inner().kernel_limit) return XGPU_STATUS_UNSUPPORTED;
     const xgpu_status status = pass(inner().kernel_limit(kernel, profile.backing, property, value));
     if (status != XGPU_STATUS_SUCCESS || !value) return status;
+    if (property == XGPU_KERNEL_LOCAL_MEMORY) *value = static_local_of(kernel);
     if (property == XGPU_KERNEL_MAX_WORK_GROUP_SIZE)
       *value = std::min<uint64_t>(*value, profile.caps.max_work_group_size);
     if (property == XGPU_KERNEL_PREFERRED_MULTIPLE &&

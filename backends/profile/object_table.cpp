@@ -16,6 +16,7 @@ struct Tracked {
   std::uint64_t bytes = 0;
   void* parent = nullptr;
   std::map<std::uint32_t, ArgNote> args;
+  std::uint64_t static_local = 0;  ///< a kernel's own local memory, from its creation
 };
 
 std::mutex g_mutex;
@@ -81,6 +82,18 @@ std::map<std::uint32_t, ArgNote> args_of(void* kernel) {
   std::lock_guard<std::mutex> lock(g_mutex);
   auto found = g_objects.find(kernel);
   return found == g_objects.end() ? std::map<std::uint32_t, ArgNote>{} : found->second.args;
+}
+
+void note_static_local(void* kernel, std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_objects.find(kernel);
+  if (found != g_objects.end()) found->second.static_local = bytes;
+}
+
+std::uint64_t static_local_of(void* kernel) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_objects.find(kernel);
+  return found == g_objects.end() ? 0 : found->second.static_local;
 }
 
 }  // namespace xgpu::profile

@@ -35,4 +35,9 @@ void note_release(void* object);
 void note_arg(void* kernel, std::uint32_t index, ArgNote arg);
 std::map<std::uint32_t, ArgNote> args_of(void* kernel);
 
+/// A kernel's own (static) local memory, measured once when it was made: the driver's later
+/// answer may include the local arguments of the last launch (PoCL's does).
+void note_static_local(void* kernel, std::uint64_t bytes);
+std::uint64_t static_local_of(void* kernel);
+
 }  // namespace xgpu::profile

@@ -79,12 +79,5 @@ if(TARGET xgpu-backend-profile)
                        "XGPU_VISIBLE_DEVICES=profile")
     # Not "unit": the sanitizer build's run (-L unit) stays as long as before.
     set_tests_properties(unit.profile.${name}.algorithms PROPERTIES LABELS profile)
-    if(name STREQUAL "amd-mi300x")
-      # A known bug of the profile module (issue 14's note): its local-memory check adds the
-      # Local<T> arguments to the kernel's reported local memory, which already counts the
-      # arguments set by the previous launch; the double transpose's 64x65 tile is then
-      # counted twice (66560 of 65536 bytes) and refused.
-      set_tests_properties(unit.profile.${name}.algorithms PROPERTIES DISABLED TRUE)
-    endif()
   endforeach()
 endif()

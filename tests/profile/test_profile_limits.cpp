@@ -27,6 +27,13 @@ __kernel void with_local(__global int* out, __local int* scratch) {
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = scratch[0];
 }
+__kernel void with_tile(__global int* out, __local int* scratch) {
+  __local int tile[1024];
+  tile[get_local_id(0)] = 2;
+  scratch[get_local_id(0)] = 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = scratch[0] + tile[0];
+}
 __kernel void many(__global long* out, long a, long b, long c, long d, long e, long f, long g,
                    long h) {
   out[0] = a + b + c + d + e + f + g + h;
@@ -98,6 +105,45 @@ TEST_CASE("profile: local memory is the profile's", "[.profile_limits]") {
   xgpu::Kernel k = direct.build(xgpu::Source{"local.cl", kSource}).kernel("with_local");
   q.launch(k, xgpu::Range{64}, xgpu::Range{64}, buffer, xgpu::Local<int>(10000));
   q.finish();
+}
+
+// The kernel's own local memory is measured once, at its creation: PoCL's answer after a
+// launch counts that launch's local arguments too, and adding this launch's to it counted
+// them twice (the double transpose's 64x65 tile refused under amd-mi300x).
+TEST_CASE("profile: a local argument counts once, launch after launch", "[.profile_limits]") {
+  ProfileTable p;
+  xgpu_buffer out = nullptr;
+  REQUIRE(p.t->buffer_create(p.context, 0, 64 * sizeof(int), &out) == 0);
+  xgpu_kernel kernel = p.kernel(kSource, "with_local");
+  for (int launch = 0; launch < 3; ++launch) {
+    INFO("launch " << launch);
+    CHECK(p.launch(kernel, {buffer_arg(out), local_arg(20000)}, {64}, {64}) == 0);
+  }
+  std::uint64_t own = 0;
+  REQUIRE(p.t->kernel_limit(kernel, p.device, XGPU_KERNEL_LOCAL_MEMORY, &own) == 0);
+  CHECK(own == 0);
+
+  // A kernel's static local array is counted, and still once.
+  xgpu_kernel tiled = p.kernel(kSource, "with_tile");
+  REQUIRE(p.t->kernel_limit(tiled, p.device, XGPU_KERNEL_LOCAL_MEMORY, &own) == 0);
+  CHECK(own == 4096);
+  CHECK(p.launch(tiled, {buffer_arg(out), local_arg(28672)}, {64}, {64}) == 0);  // 32 KiB in all
+  CHECK(p.launch(tiled, {buffer_arg(out), local_arg(28672)}, {64}, {64}) == 0);
+  CHECK(p.launch(tiled, {buffer_arg(out), local_arg(28676)}, {64}, {64}) == -5);
+  CHECK_THAT(p.last_error(), Contains("4096 of the kernel's own, 28676 in local arguments"));
+  p.t->release(XGPU_OBJECT_BUFFER, out);
+
+  // The public API, as the algorithms launch: the same kernel again and again.
+  xgpu::Context ctx(xgpu::select("profile:0"));
+  xgpu::Buffer<int> buffer = ctx.alloc<int>(64);
+  xgpu::Queue q = ctx.queue();
+  xgpu::Kernel k = ctx.build(xgpu::Source{"local.cl", kSource}).kernel("with_local");
+  for (int launch = 0; launch < 2; ++launch)
+    q.launch(k, xgpu::Range{64}, xgpu::Range{64}, buffer, xgpu::Local<int>(5000));
+  q.finish();
+  std::vector<int> host(64);
+  q.read(buffer, host.data());
+  CHECK(host[63] == 1);
 }
 
 TEST_CASE("profile: the argument size is the profile's", "[.profile_limits]") {
