@@ -70,6 +70,7 @@ DeviceCaps read_backing_caps(xgpu_device device) {
   caps.max_allocation = number(device, XGPU_DEVICE_MAX_ALLOC);
   caps.global_memory = number(device, XGPU_DEVICE_GLOBAL_MEM);
   caps.max_parameter_size = number(device, XGPU_DEVICE_MAX_PARAMETER_SIZE);
+  caps.max_constant_buffer = number(device, XGPU_DEVICE_MAX_CONSTANT_BUFFER);
   caps.fp16 = flag(device, XGPU_DEVICE_FP16);
   caps.fp64 = flag(device, XGPU_DEVICE_FP64);
   caps.images = flag(device, XGPU_DEVICE_IMAGES);

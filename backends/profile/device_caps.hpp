@@ -20,6 +20,7 @@ struct DeviceCaps {
   std::uint64_t max_allocation = 0;
   std::uint64_t global_memory = 0;
   std::uint64_t max_parameter_size = 0;
+  std::uint64_t max_constant_buffer = 0;  ///< 0: not reported, not checked
   bool fp16 = false;
   bool fp64 = false;
   bool images = false;

@@ -52,6 +52,7 @@ constexpr Property kProperties[] = {
     {XGPU_DEVICE_IMPLEMENTATION, "implementation", Shape::text},
     {XGPU_DEVICE_VENDOR_EXTRAS, "vendor_extras", Shape::extras},
     {XGPU_DEVICE_MAX_PARAMETER_SIZE, "max_parameter_size", Shape::count},
+    {XGPU_DEVICE_MAX_CONSTANT_BUFFER, "max_constant_buffer_size", Shape::count},
     {XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS, "non_uniform_work_groups", Shape::flag},
 };
 
