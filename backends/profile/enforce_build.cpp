@@ -119,6 +119,11 @@ std::string build_options(ProfileDevice& device, const char* options) {
     check_std(device, text.substr(start, end - start));
     start = end + 1;
   }
+  // The constant buffer check reads which arguments are __constant from the argument info,
+  // which a driver need only keep for a program built with this option (the core always
+  // passes it; a caller of the module's table may not).
+  if (text.find("-cl-kernel-arg-info") == std::string::npos)
+    return text + (text.empty() ? "" : " ") + "-cl-kernel-arg-info";
   return text;
 }
 
