@@ -157,6 +157,8 @@ Bytes max_parameter_size_of(DeviceRecord&) { return bytes_of_u64(4096 - 64); }
 
 // cuMemAlloc returns 256-byte aligned memory; sub-buffers keep that alignment.
 Bytes base_address_align_of(DeviceRecord&) { return bytes_of_u64(256); }
+// CUDA's constant memory: 64 KiB on every compute capability so far.
+Bytes max_constant_buffer_of(DeviceRecord&) { return bytes_of_u64(64 * 1024); }
 
 struct PropertyRow {
   uint32_t property;
@@ -198,6 +200,7 @@ constexpr PropertyRow kProperties[] = {
     {XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS, no_of},
     {XGPU_DEVICE_FREE_MEM, free_memory_of},
     {XGPU_DEVICE_BASE_ADDRESS_ALIGN, base_address_align_of},
+    {XGPU_DEVICE_MAX_CONSTANT_BUFFER, max_constant_buffer_of},
 };
 
 }  // namespace

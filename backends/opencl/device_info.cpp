@@ -167,6 +167,7 @@ constexpr PropertyRow kProperties[] = {
     {XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS, non_uniform_work_groups_of},
     {XGPU_DEVICE_FREE_MEM, free_memory_of},
     {XGPU_DEVICE_BASE_ADDRESS_ALIGN, base_address_align_of},
+    {XGPU_DEVICE_MAX_CONSTANT_BUFFER, u64_of<cl_ulong, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE>},
 };
 
 }  // namespace

@@ -58,6 +58,7 @@ void allow_opencl_c_3(const std::string& device_version, DeviceCaps& caps) {
 DeviceCaps read_backing_caps(xgpu_device device) {
   DeviceCaps caps;
   caps.name = text(device, XGPU_DEVICE_NAME);
+  caps.implementation = text(device, XGPU_DEVICE_IMPLEMENTATION);
   caps.max_work_group_size = number(device, XGPU_DEVICE_MAX_WORK_GROUP);
   std::size_t size = 0;
   if (inner().device_info(device, XGPU_DEVICE_MAX_WORK_ITEMS, caps.max_work_item_sizes,
@@ -69,9 +70,11 @@ DeviceCaps read_backing_caps(xgpu_device device) {
   caps.max_allocation = number(device, XGPU_DEVICE_MAX_ALLOC);
   caps.global_memory = number(device, XGPU_DEVICE_GLOBAL_MEM);
   caps.max_parameter_size = number(device, XGPU_DEVICE_MAX_PARAMETER_SIZE);
+  caps.max_constant_buffer = number(device, XGPU_DEVICE_MAX_CONSTANT_BUFFER);
   caps.fp16 = flag(device, XGPU_DEVICE_FP16);
   caps.fp64 = flag(device, XGPU_DEVICE_FP64);
   caps.images = flag(device, XGPU_DEVICE_IMAGES);
+  caps.non_uniform_work_groups = flag(device, XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS);
   std::istringstream words(text(device, XGPU_DEVICE_EXTENSIONS));
   for (std::string word; words >> word;) caps.extensions.insert(word);
   parse_language_version(text(device, XGPU_DEVICE_LANGUAGE_VERSION), caps.language_major,

@@ -13,15 +13,18 @@ namespace xgpu::profile {
 
 struct DeviceCaps {
   std::string name;
+  std::string implementation;  ///< who wrote the driver: "pocl", ...
   std::uint64_t max_work_group_size = 0;
   std::uint64_t max_work_item_sizes[3] = {0, 0, 0};
   std::uint64_t local_memory = 0;
   std::uint64_t max_allocation = 0;
   std::uint64_t global_memory = 0;
   std::uint64_t max_parameter_size = 0;
+  std::uint64_t max_constant_buffer = 0;  ///< 0: not reported, not checked
   bool fp16 = false;
   bool fp64 = false;
   bool images = false;
+  bool non_uniform_work_groups = false;
   std::set<std::string> extensions;
   int language_major = 1;  ///< of "OpenCL C <major>.<minor>"
   int language_minor = 0;

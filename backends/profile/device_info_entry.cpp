@@ -52,6 +52,7 @@ constexpr Property kProperties[] = {
     {XGPU_DEVICE_IMPLEMENTATION, "implementation", Shape::text},
     {XGPU_DEVICE_VENDOR_EXTRAS, "vendor_extras", Shape::extras},
     {XGPU_DEVICE_MAX_PARAMETER_SIZE, "max_parameter_size", Shape::count},
+    {XGPU_DEVICE_MAX_CONSTANT_BUFFER, "max_constant_buffer_size", Shape::count},
     {XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS, "non_uniform_work_groups", Shape::flag},
 };
 
@@ -82,8 +83,22 @@ std::uint64_t type_bits(const json& words) {
   return bits;
 }
 
-// The profile's vendor extras, then three of this module's own (profile_file,
-// profile_backing, profile_inherited), so `xgpu query` shows where each value came from.
+// What the profile claims and the backing device cannot do: the profile's extensions the
+// backing lacks, and non_uniform_work_groups. A kernel using one of them is built and run by
+// the backing device, so a check of that feature (xgpu conform's) must know it is not tested.
+std::string backing_lacks(const ProfileDevice& device) {
+  std::string lacks;
+  auto add = [&](const std::string& what) { lacks += (lacks.empty() ? "" : ",") + what; };
+  for (const std::string& extension : device.caps.extensions)
+    if (!device.backing_caps.extensions.count(extension)) add(extension);
+  if (device.caps.non_uniform_work_groups && !device.backing_caps.non_uniform_work_groups)
+    add("non_uniform_work_groups");
+  return lacks;
+}
+
+// The profile's vendor extras, then this module's own (profile_file, profile_backing and its
+// implementation, profile_inherited, profile_backing_lacks), so `xgpu query` shows where each
+// value came from and what the backing device cannot do.
 std::string extras_text(const ProfileDevice& device) {
   std::string text;
   if (has(device.file.device, "vendor_extras"))
@@ -94,6 +109,8 @@ std::string extras_text(const ProfileDevice& device) {
   std::string inherited;
   for (const auto& field : device.inherited) inherited += (inherited.empty() ? "" : ",") + field;
   text += "profile_inherited=" + inherited + "\n";
+  text += "profile_backing_implementation=" + device.backing_caps.implementation + "\n";
+  text += "profile_backing_lacks=" + backing_lacks(device) + "\n";
   return text;
 }
 

@@ -35,8 +35,8 @@ void check_launch(ProfileDevice& device, xgpu_kernel kernel, std::uint32_t dimen
                   const std::size_t* local_size, const std::vector<ArgNote>& args);
 
 /// Refuses a -cl-std above the profile's (or the backing's) OpenCL C version, and returns
-/// the options the backing device builds with: the caller's plus what hides the backing's
-/// extensions the profile lacks.
+/// the options the backing device builds with: the caller's, with -cl-kernel-arg-info (the
+/// constant buffer check needs the arguments' address spaces).
 std::string build_options(ProfileDevice& device, const char* options);
 
 /// What goes before a program's source so that its extension macros are the profile's.

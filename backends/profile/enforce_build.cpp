@@ -38,6 +38,76 @@ void check_std(const ProfileDevice& device, const std::string& option) {
                      " (its limit, not the profile's); the build asked for " + option);
 }
 
+// The built-ins of an optional feature, each #defined to a name that says what is missing, so
+// a kernel using one fails to build with that name in the log, as on a device without the
+// feature (the double trick above). Only the kernel's source sees these: the backing
+// compiler's own declarations come first.
+constexpr const char* kSubGroupBuiltins[] = {"get_sub_group_size",
+                                             "get_max_sub_group_size",
+                                             "get_num_sub_groups",
+                                             "get_enqueued_num_sub_groups",
+                                             "get_sub_group_id",
+                                             "get_sub_group_local_id",
+                                             "sub_group_barrier",
+                                             "sub_group_all",
+                                             "sub_group_any",
+                                             "sub_group_broadcast",
+                                             "sub_group_reduce_add",
+                                             "sub_group_reduce_min",
+                                             "sub_group_reduce_max",
+                                             "sub_group_scan_exclusive_add",
+                                             "sub_group_scan_exclusive_min",
+                                             "sub_group_scan_exclusive_max",
+                                             "sub_group_scan_inclusive_add",
+                                             "sub_group_scan_inclusive_min",
+                                             "sub_group_scan_inclusive_max",
+                                             "intel_sub_group_shuffle",
+                                             "intel_sub_group_shuffle_down",
+                                             "intel_sub_group_shuffle_up",
+                                             "intel_sub_group_shuffle_xor",
+                                             "intel_sub_group_block_read",
+                                             "intel_sub_group_block_write"};
+constexpr const char* kImageNames[] = {"image1d_t",
+                                       "image1d_array_t",
+                                       "image1d_buffer_t",
+                                       "image2d_t",
+                                       "image2d_array_t",
+                                       "image2d_depth_t",
+                                       "image2d_array_depth_t",
+                                       "image3d_t",
+                                       "sampler_t",
+                                       "read_imagef",
+                                       "read_imagei",
+                                       "read_imageui",
+                                       "read_imageh",
+                                       "write_imagef",
+                                       "write_imagei",
+                                       "write_imageui",
+                                       "write_imageh",
+                                       "get_image_width",
+                                       "get_image_height",
+                                       "get_image_depth",
+                                       "get_image_dim",
+                                       "get_image_channel_data_type",
+                                       "get_image_channel_order",
+                                       "get_image_array_size"};
+
+void hide(std::string& prelude, const char* name, const char* missing) {
+  prelude += std::string("#define ") + name + " " + missing + "\n";
+}
+
+// Sub-groups: cl_khr_subgroups, Intel's own, or the sub-group sizes a profile states (an
+// OpenCL 3.0 device without the extension, like Intel's NEO).
+bool has_sub_groups(const DeviceCaps& caps, const nlohmann::json* profile) {
+  if (caps.extensions.count("cl_khr_subgroups") || caps.extensions.count("cl_intel_subgroups"))
+    return true;
+  if (!profile || !profile->contains("vendor_extras") || !(*profile)["vendor_extras"].is_object())
+    return false;
+  const nlohmann::json& extras = (*profile)["vendor_extras"];
+  return extras.contains("sub_group_sizes") && extras["sub_group_sizes"].is_string() &&
+         !extras["sub_group_sizes"].get<std::string>().empty();
+}
+
 }  // namespace
 
 std::string build_options(ProfileDevice& device, const char* options) {
@@ -49,6 +119,11 @@ std::string build_options(ProfileDevice& device, const char* options) {
     check_std(device, text.substr(start, end - start));
     start = end + 1;
   }
+  // The constant buffer check reads which arguments are __constant from the argument info,
+  // which a driver need only keep for a program built with this option (the core always
+  // passes it; a caller of the module's table may not).
+  if (text.find("-cl-kernel-arg-info") == std::string::npos)
+    return text + (text.empty() ? "" : " ") + "-cl-kernel-arg-info";
   return text;
 }
 
@@ -59,7 +134,14 @@ std::string source_prelude(const ProfileDevice& device) {
   if (device.backing_caps.fp64 && !device.caps.fp64)
     prelude += "#undef cl_khr_fp64\n#define double cl_khr_fp64_is_missing_on_this_device\n";
   if (device.backing_caps.fp16 && !device.caps.fp16) prelude += "#undef cl_khr_fp16\n";
-  if (device.backing_caps.images && !device.caps.images) prelude += "#undef __IMAGE_SUPPORT__\n";
+  if (device.backing_caps.images && !device.caps.images) {
+    prelude += "#undef __IMAGE_SUPPORT__\n";
+    for (const char* name : kImageNames)
+      hide(prelude, name, "image_support_is_missing_on_this_device");
+  }
+  if (!has_sub_groups(device.caps, &device.file.device))
+    for (const char* name : kSubGroupBuiltins)
+      hide(prelude, name, "cl_khr_subgroups_is_missing_on_this_device");
   // The kernel's own line numbers in build logs.
   if (!prelude.empty()) prelude += "#line 1\n";
   return prelude;

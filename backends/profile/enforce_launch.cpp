@@ -58,7 +58,9 @@ void check_work_group(ProfileDevice& device, xgpu_kernel kernel, std::uint32_t d
 
 void check_local_memory(ProfileDevice& device, xgpu_kernel kernel,
                         const std::vector<ArgNote>& args) {
-  const std::uint64_t own = kernel_value(device, kernel, XGPU_KERNEL_LOCAL_MEMORY);
+  // The kernel's own local memory as measured at its creation: the driver's answer now may
+  // already count the previous launch's local arguments (object_table.hpp).
+  const std::uint64_t own = static_local_of(kernel);
   std::uint64_t in_args = 0;
   for (const ArgNote& arg : args)
     if (arg.kind == XGPU_KERNEL_ARG_LOCAL) in_args += arg.size;
@@ -90,6 +92,34 @@ void check_parameter_size(ProfileDevice& device, const std::vector<ArgNote>& arg
                                         std::to_string(total));
 }
 
+// Each __constant buffer argument against the largest constant buffer. CL_OUT_OF_RESOURCES at
+// the launch, as NVIDIA's OpenCL answers a kernel whose __constant argument is larger than its
+// 64 KiB of constant memory (the buffer itself is an ordinary allocation until then).
+void check_constant_buffers(ProfileDevice& device, xgpu_kernel kernel,
+                            const std::vector<ArgNote>& args) {
+  const std::vector<std::uint64_t> spaces = arg_spaces_of(kernel);
+  for (const ArgNote& arg : args) {
+    if (arg.kind != XGPU_KERNEL_ARG_BUFFER || !arg.buffer || arg.index >= spaces.size() ||
+        spaces[arg.index] != XGPU_ADDRESS_CONSTANT)
+      continue;
+    const std::uint64_t bytes = buffer_size_of(arg.buffer);
+    const std::string asked = "; argument " + std::to_string(arg.index) + " is a buffer of " +
+                              std::to_string(bytes) + " bytes";
+    if (device.caps.max_constant_buffer != 0 && bytes > device.caps.max_constant_buffer)
+      common::fail(kClOutOfResources, device.label + " allows at most " +
+                                          std::to_string(device.caps.max_constant_buffer) +
+                                          " bytes in a __constant buffer" + asked);
+    if (device.backing_caps.max_constant_buffer != 0 &&
+        bytes > device.backing_caps.max_constant_buffer)
+      common::fail(
+          kClOutOfResources,
+          backing_says(device, "allows at most " +
+                                   std::to_string(device.backing_caps.max_constant_buffer) +
+                                   " bytes in a __constant buffer") +
+              asked);
+  }
+}
+
 }  // namespace
 
 void check_launch(ProfileDevice& device, xgpu_kernel kernel, std::uint32_t dimensions,
@@ -98,6 +128,7 @@ void check_launch(ProfileDevice& device, xgpu_kernel kernel, std::uint32_t dimen
   if (local_size) check_work_group(device, kernel, dimensions, local_size);
   check_local_memory(device, kernel, args);
   check_parameter_size(device, args);
+  check_constant_buffers(device, kernel, args);
 }
 
 }  // namespace xgpu::profile

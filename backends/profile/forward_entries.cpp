@@ -40,6 +40,23 @@ void note_refusal(xgpu_program program, const std::string* text) {
     g_refusals.erase(program);
 }
 
+// Which arguments are __constant (or __local, __global): from the driver's argument info, which
+// the core always builds for (-cl-kernel-arg-info). Empty when any answer is missing.
+std::vector<std::uint64_t> read_arg_spaces(xgpu_kernel kernel) {
+  std::uint32_t count = 0;
+  if (!inner().kernel_arg_count || !inner().kernel_arg_info ||
+      inner().kernel_arg_count(kernel, &count) != XGPU_STATUS_SUCCESS)
+    return {};
+  std::vector<std::uint64_t> spaces(count);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    std::size_t size = 0;
+    if (inner().kernel_arg_info(kernel, i, XGPU_ARG_ADDRESS_SPACE, &spaces[i], sizeof spaces[i],
+                                &size) != XGPU_STATUS_SUCCESS)
+      return {};
+  }
+  return spaces;
+}
+
 }  // namespace
 
 xgpu_status retain(uint32_t kind, void* object) {
@@ -91,7 +108,9 @@ xgpu_status buffer_create(xgpu_context context, uint32_t flags, size_t size, xgp
     reserve_allocation(profile, size);
     const xgpu_status status = inner().buffer_create(context, flags, size, buffer);
     if (status != XGPU_STATUS_SUCCESS) release_allocation(profile, size);
-    return made(status, buffer, profile, size);
+    const xgpu_status result = made(status, buffer, profile, size);
+    if (result == XGPU_STATUS_SUCCESS) note_buffer_size(*buffer, size);
+    return result;
   });
 }
 
@@ -100,8 +119,10 @@ xgpu_status buffer_create_sub(xgpu_buffer parent, uint32_t flags, size_t offset,
   return guard([&] {
     ProfileDevice& profile = device_of(parent, "buffer");
     if (!inner().buffer_create_sub) return XGPU_STATUS_UNSUPPORTED;
-    return made(inner().buffer_create_sub(parent, flags, offset, size, buffer), buffer, profile, 0,
-                parent);
+    const xgpu_status status = made(inner().buffer_create_sub(parent, flags, offset, size, buffer),
+                                    buffer, profile, 0, parent);
+    if (status == XGPU_STATUS_SUCCESS) note_buffer_size(*buffer, size);
+    return status;
   });
 }
 
@@ -150,14 +171,24 @@ xgpu_status program_build_log(xgpu_program program, xgpu_device device, char* bu
 xgpu_status kernel_create(xgpu_program program, const char* name, xgpu_kernel* kernel) {
   return guard([&] {
     ProfileDevice& profile = device_of(program, "program");
-    return made(inner().kernel_create(program, name, kernel), kernel, profile);
+    const xgpu_status status = made(inner().kernel_create(program, name, kernel), kernel, profile);
+    // Measured now, before any argument is set: what the driver reports later may count the
+    // previous launch's local arguments too (PoCL), and the launch check adds this launch's.
+    std::uint64_t own = 0;
+    if (status == XGPU_STATUS_SUCCESS && inner().kernel_limit &&
+        inner().kernel_limit(*kernel, profile.backing, XGPU_KERNEL_LOCAL_MEMORY, &own) ==
+            XGPU_STATUS_SUCCESS)
+      note_static_local(*kernel, own);
+    if (status == XGPU_STATUS_SUCCESS) note_arg_spaces(*kernel, read_arg_spaces(*kernel));
+    return status;
   });
 }
 
 xgpu_status kernel_set_arg(xgpu_kernel kernel, uint32_t index, size_t size, const void* value) {
   return guard([&] {
     const xgpu_status status = pass(inner().kernel_set_arg(kernel, index, size, value));
-    if (status == XGPU_STATUS_SUCCESS) note_arg(kernel, index, {XGPU_KERNEL_ARG_VALUE, size});
+    if (status == XGPU_STATUS_SUCCESS)
+      note_arg(kernel, index, {XGPU_KERNEL_ARG_VALUE, size, index});
     return status;
   });
 }
@@ -165,7 +196,8 @@ xgpu_status kernel_set_arg(xgpu_kernel kernel, uint32_t index, size_t size, cons
 xgpu_status kernel_set_arg_buffer(xgpu_kernel kernel, uint32_t index, xgpu_buffer buffer) {
   return guard([&] {
     const xgpu_status status = pass(inner().kernel_set_arg_buffer(kernel, index, buffer));
-    if (status == XGPU_STATUS_SUCCESS) note_arg(kernel, index, {XGPU_KERNEL_ARG_BUFFER, 0});
+    if (status == XGPU_STATUS_SUCCESS)
+      note_arg(kernel, index, {XGPU_KERNEL_ARG_BUFFER, 0, index, buffer});
     return status;
   });
 }
@@ -173,7 +205,8 @@ xgpu_status kernel_set_arg_buffer(xgpu_kernel kernel, uint32_t index, xgpu_buffe
 xgpu_status kernel_set_arg_local(xgpu_kernel kernel, uint32_t index, size_t size) {
   return guard([&] {
     const xgpu_status status = pass(inner().kernel_set_arg_local(kernel, index, size));
-    if (status == XGPU_STATUS_SUCCESS) note_arg(kernel, index, {XGPU_KERNEL_ARG_LOCAL, size});
+    if (status == XGPU_STATUS_SUCCESS)
+      note_arg(kernel, index, {XGPU_KERNEL_ARG_LOCAL, size, index});
     return status;
   });
 }
@@ -187,6 +220,7 @@ xgpu_status kernel_limit(xgpu_kernel kernel, xgpu_device device, uint32_t proper
     if (!inner().kernel_limit) return XGPU_STATUS_UNSUPPORTED;
     const xgpu_status status = pass(inner().kernel_limit(kernel, profile.backing, property, value));
     if (status != XGPU_STATUS_SUCCESS || !value) return status;
+    if (property == XGPU_KERNEL_LOCAL_MEMORY) *value = static_local_of(kernel);
     if (property == XGPU_KERNEL_MAX_WORK_GROUP_SIZE)
       *value = std::min<uint64_t>(*value, profile.caps.max_work_group_size);
     if (property == XGPU_KERNEL_PREFERRED_MULTIPLE &&
@@ -219,7 +253,8 @@ xgpu_status kernel_launch_with_args(xgpu_queue queue, xgpu_kernel kernel, uint32
   return guard([&] {
     ProfileDevice& profile = device_of(queue, "queue");
     std::vector<ArgNote> notes;
-    for (uint32_t i = 0; i < arg_count; ++i) notes.push_back({args[i].kind, args[i].size});
+    for (uint32_t i = 0; i < arg_count; ++i)
+      notes.push_back({args[i].kind, args[i].size, i, args[i].buffer});
     if (failed_arg) *failed_arg = arg_count;  // a refusal here is the launch's, not an argument's
     check_launch(profile, kernel, dimensions, local_size, notes);
     return pass(inner().kernel_launch_with_args(queue, kernel, arg_count, args, dimensions,

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 
 #include "xgpu/common/errors.hpp"
 
@@ -16,6 +17,9 @@ struct Tracked {
   std::uint64_t bytes = 0;
   void* parent = nullptr;
   std::map<std::uint32_t, ArgNote> args;
+  std::uint64_t static_local = 0;         ///< a kernel's own local memory, from its creation
+  std::uint64_t size = 0;                 ///< a buffer's bytes, sub-buffers too
+  std::vector<std::uint64_t> arg_spaces;  ///< a kernel's arguments' address spaces
 };
 
 std::mutex g_mutex;
@@ -81,6 +85,42 @@ std::map<std::uint32_t, ArgNote> args_of(void* kernel) {
   std::lock_guard<std::mutex> lock(g_mutex);
   auto found = g_objects.find(kernel);
   return found == g_objects.end() ? std::map<std::uint32_t, ArgNote>{} : found->second.args;
+}
+
+void note_buffer_size(void* buffer, std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_objects.find(buffer);
+  if (found != g_objects.end()) found->second.size = bytes;
+}
+
+std::uint64_t buffer_size_of(void* buffer) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_objects.find(buffer);
+  return found == g_objects.end() ? 0 : found->second.size;
+}
+
+void note_arg_spaces(void* kernel, std::vector<std::uint64_t> spaces) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_objects.find(kernel);
+  if (found != g_objects.end()) found->second.arg_spaces = std::move(spaces);
+}
+
+std::vector<std::uint64_t> arg_spaces_of(void* kernel) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_objects.find(kernel);
+  return found == g_objects.end() ? std::vector<std::uint64_t>{} : found->second.arg_spaces;
+}
+
+void note_static_local(void* kernel, std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_objects.find(kernel);
+  if (found != g_objects.end()) found->second.static_local = bytes;
+}
+
+std::uint64_t static_local_of(void* kernel) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_objects.find(kernel);
+  return found == g_objects.end() ? 0 : found->second.static_local;
 }
 
 }  // namespace xgpu::profile

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "profile_devices.hpp"
 #include "xgpu/backend.h"
@@ -15,8 +16,10 @@ namespace xgpu::profile {
 
 /// One kernel argument as the launch checks see it.
 struct ArgNote {
-  std::uint32_t kind = 0;  ///< XGPU_KERNEL_ARG_*
-  std::size_t size = 0;    ///< value bytes, or local bytes
+  std::uint32_t kind = 0;   ///< XGPU_KERNEL_ARG_*
+  std::size_t size = 0;     ///< value bytes, or local bytes
+  std::uint32_t index = 0;  ///< the argument's position
+  void* buffer = nullptr;   ///< a buffer argument's buffer (NULL allowed)
 };
 
 /// Notes a new object (one reference). `bytes`: a buffer_create() allocation, counted in the
@@ -34,5 +37,19 @@ void note_release(void* object);
 
 void note_arg(void* kernel, std::uint32_t index, ArgNote arg);
 std::map<std::uint32_t, ArgNote> args_of(void* kernel);
+
+/// A buffer's bytes (a sub-buffer's own), for the constant buffer check; 0 when unknown.
+void note_buffer_size(void* buffer, std::uint64_t bytes);
+std::uint64_t buffer_size_of(void* buffer);
+
+/// A kernel's arguments' address spaces (XGPU_ADDRESS_*), read once when it was made; empty
+/// when the driver could not say (then nothing depending on them is checked).
+void note_arg_spaces(void* kernel, std::vector<std::uint64_t> spaces);
+std::vector<std::uint64_t> arg_spaces_of(void* kernel);
+
+/// A kernel's own (static) local memory, measured once when it was made: the driver's later
+/// answer may include the local arguments of the last launch (PoCL's does).
+void note_static_local(void* kernel, std::uint64_t bytes);
+std::uint64_t static_local_of(void* kernel);
 
 }  // namespace xgpu::profile

@@ -122,9 +122,11 @@ DeviceCaps profile_caps(const nlohmann::json& device, const DeviceCaps& backing)
   take("max_allocation", caps.max_allocation);
   take("global_memory", caps.global_memory);
   take("max_parameter_size", caps.max_parameter_size);
+  take("max_constant_buffer_size", caps.max_constant_buffer);
   take_flag("fp16", caps.fp16);
   take_flag("fp64", caps.fp64);
   take_flag("images", caps.images);
+  take_flag("non_uniform_work_groups", caps.non_uniform_work_groups);
   if (has("extensions")) {
     caps.extensions.clear();
     for (const auto& word : device["extensions"]) caps.extensions.insert(word.get<std::string>());

@@ -37,6 +37,7 @@ constexpr Field kFields[] = {
     {"max_allocation", Kind::count},
     {"local_memory", Kind::count},
     {"max_parameter_size", Kind::count},
+    {"max_constant_buffer_size", Kind::count},
     {"compute_units", Kind::count},
     {"clock_mhz", Kind::count},
     {"max_work_group_size", Kind::count},

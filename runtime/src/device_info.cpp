@@ -134,6 +134,8 @@ DeviceInfo read_device_info(const Module& module, xgpu_device device) {
       read.newer_flag(XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS, "non_uniform_work_groups");
   info.base_address_alignment =
       read.newer_number(XGPU_DEVICE_BASE_ADDRESS_ALIGN, "base_address_alignment");
+  info.max_constant_buffer_size =
+      read.newer_number(XGPU_DEVICE_MAX_CONSTANT_BUFFER, "max_constant_buffer_size");
   info.extensions = split_words(read.text(XGPU_DEVICE_EXTENSIONS, "extensions"));
   info.uuid = read.text(XGPU_DEVICE_UUID, "uuid");
   info.pci_bus_id = read.text(XGPU_DEVICE_PCI_BUS_ID, "pci_bus_id");

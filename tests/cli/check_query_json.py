@@ -17,7 +17,7 @@ DEVICE_FIELDS = {
     "hardware_vendor": (str,), "implementation": (str,), "type": (list,),
     "device_version": (str,), "driver_version": (str,), "language_version": (str,),
     "global_memory": (int,), "max_allocation": (int,), "local_memory": (int,),
-    "max_parameter_size": (int,), "compute_units": (int,), "clock_mhz": (int,),
+    "max_parameter_size": (int,), "max_constant_buffer_size": (int,), "compute_units": (int,), "clock_mhz": (int,),
     "max_work_group_size": (int,), "max_work_item_sizes": (list,),
     "work_group_multiple": (int,),
     "fp16": (bool,), "fp64": (bool,), "ecc": (bool,), "host_unified_memory": (bool,),

@@ -28,6 +28,7 @@ SAME = {
     "max_allocation": "CL_DEVICE_MAX_MEM_ALLOC_SIZE",
     "local_memory": "CL_DEVICE_LOCAL_MEM_SIZE",
     "max_parameter_size": "CL_DEVICE_MAX_PARAMETER_SIZE",
+    "max_constant_buffer_size": "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE",
     "compute_units": "CL_DEVICE_MAX_COMPUTE_UNITS",
     "clock_mhz": "CL_DEVICE_MAX_CLOCK_FREQUENCY",
     "max_work_group_size": "CL_DEVICE_MAX_WORK_GROUP_SIZE",

@@ -22,7 +22,7 @@ SCHEMA_FIELDS = [
     "platform_name", "platform_vendor", "platform_version", "name", "vendor", "vendor_id",
     "hardware_vendor", "implementation", "type", "device_version", "driver_version",
     "language_version", "global_memory", "max_allocation", "local_memory",
-    "max_parameter_size", "compute_units", "clock_mhz", "max_work_group_size",
+    "max_parameter_size", "max_constant_buffer_size", "compute_units", "clock_mhz", "max_work_group_size",
     "max_work_item_sizes", "work_group_multiple", "fp16", "fp64", "ecc",
     "host_unified_memory", "images", "non_uniform_work_groups", "extensions",
 ]

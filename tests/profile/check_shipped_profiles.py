@@ -124,6 +124,10 @@ def profile_errors(path):
         bad("max_allocation", f"{allocation} is not between an eighth of and all of {memory}")
     if not 1024 <= profile["max_parameter_size"] <= 32 * KIB:
         bad("max_parameter_size", f"{profile['max_parameter_size']} is not 1 KiB to 32 KiB")
+    # OpenCL's minimum is 64 KiB (NVIDIA's value); ROCm and NEO report their max allocation.
+    if not 64 * KIB <= profile["max_constant_buffer_size"] <= allocation:
+        bad("max_constant_buffer_size",
+            f"{profile['max_constant_buffer_size']} is not 64 KiB to the max allocation")
     if not 1 <= profile["compute_units"] <= 1024:
         bad("compute_units", f"{profile['compute_units']} is not 1 to 1024")
     if not 300 <= profile["clock_mhz"] <= 4000:

@@ -1,8 +1,8 @@
 // The limits a profile enforces (tests/profile/data/limits-gpu.json: 256 work-items per
-// group, [256, 256, 64] per dimension, 32 KiB local memory, 64 bytes of arguments, 64 MiB per
-// buffer, 256 MiB in all, no fp64, OpenCL C 1.1, no images), each refused under the profile
-// with the driver's status and a text naming the profile, and each passing on the backing
-// PoCL device without it. Run by unit.profile.limits, with XGPU_PROFILE set.
+// group, [256, 256, 64] per dimension, 32 KiB local memory, 64 bytes of arguments, 64 KiB in a
+// __constant buffer, 64 MiB per buffer, 256 MiB in all, no fp64, OpenCL C 1.1, no images), each
+// refused under the profile with the driver's status and a text naming the profile, and each
+// passing on the backing PoCL device without it. Run by unit.profile.limits, with XGPU_PROFILE set.
 #include <xgpu/extension.hpp>
 
 #include "profile_table.hpp"
@@ -26,6 +26,19 @@ __kernel void with_local(__global int* out, __local int* scratch) {
   scratch[get_local_id(0)] = 1;
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = scratch[0];
+}
+__kernel void with_tile(__global int* out, __local int* scratch) {
+  __local int tile[1024];
+  tile[get_local_id(0)] = 2;
+  scratch[get_local_id(0)] = 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = scratch[0] + tile[0];
+}
+__kernel void from_constant(__global int* out, __constant int* table) {
+  out[get_global_id(0)] = table[get_global_id(0)];
+}
+__kernel void from_global(__global int* out, __global const int* table) {
+  out[get_global_id(0)] = table[get_global_id(0)];
 }
 __kernel void many(__global long* out, long a, long b, long c, long d, long e, long f, long g,
                    long h) {
@@ -100,6 +113,45 @@ TEST_CASE("profile: local memory is the profile's", "[.profile_limits]") {
   q.finish();
 }
 
+// The kernel's own local memory is measured once, at its creation: PoCL's answer after a
+// launch counts that launch's local arguments too, and adding this launch's to it counted
+// them twice (the double transpose's 64x65 tile refused under amd-mi300x).
+TEST_CASE("profile: a local argument counts once, launch after launch", "[.profile_limits]") {
+  ProfileTable p;
+  xgpu_buffer out = nullptr;
+  REQUIRE(p.t->buffer_create(p.context, 0, 64 * sizeof(int), &out) == 0);
+  xgpu_kernel kernel = p.kernel(kSource, "with_local");
+  for (int launch = 0; launch < 3; ++launch) {
+    INFO("launch " << launch);
+    CHECK(p.launch(kernel, {buffer_arg(out), local_arg(20000)}, {64}, {64}) == 0);
+  }
+  std::uint64_t own = 0;
+  REQUIRE(p.t->kernel_limit(kernel, p.device, XGPU_KERNEL_LOCAL_MEMORY, &own) == 0);
+  CHECK(own == 0);
+
+  // A kernel's static local array is counted, and still once.
+  xgpu_kernel tiled = p.kernel(kSource, "with_tile");
+  REQUIRE(p.t->kernel_limit(tiled, p.device, XGPU_KERNEL_LOCAL_MEMORY, &own) == 0);
+  CHECK(own == 4096);
+  CHECK(p.launch(tiled, {buffer_arg(out), local_arg(28672)}, {64}, {64}) == 0);  // 32 KiB in all
+  CHECK(p.launch(tiled, {buffer_arg(out), local_arg(28672)}, {64}, {64}) == 0);
+  CHECK(p.launch(tiled, {buffer_arg(out), local_arg(28676)}, {64}, {64}) == -5);
+  CHECK_THAT(p.last_error(), Contains("4096 of the kernel's own, 28676 in local arguments"));
+  p.t->release(XGPU_OBJECT_BUFFER, out);
+
+  // The public API, as the algorithms launch: the same kernel again and again.
+  xgpu::Context ctx(xgpu::select("profile:0"));
+  xgpu::Buffer<int> buffer = ctx.alloc<int>(64);
+  xgpu::Queue q = ctx.queue();
+  xgpu::Kernel k = ctx.build(xgpu::Source{"local.cl", kSource}).kernel("with_local");
+  for (int launch = 0; launch < 2; ++launch)
+    q.launch(k, xgpu::Range{64}, xgpu::Range{64}, buffer, xgpu::Local<int>(5000));
+  q.finish();
+  std::vector<int> host(64);
+  q.read(buffer, host.data());
+  CHECK(host[63] == 1);
+}
+
 TEST_CASE("profile: the argument size is the profile's", "[.profile_limits]") {
   ProfileTable p;
   xgpu_buffer out = nullptr;
@@ -122,6 +174,57 @@ TEST_CASE("profile: the argument size is the profile's", "[.profile_limits]") {
   std::int64_t sum = 0;
   q.read(buffer, &sum);
   CHECK(sum == 8);
+}
+
+TEST_CASE("profile: a __constant buffer fits the profile's constant buffer", "[.profile_limits]") {
+  ProfileTable p;
+  constexpr std::size_t kLimit = 65536;
+  xgpu_status status = 0;
+  xgpu_buffer out = make_buffer(p, 64 * sizeof(int), status);
+  xgpu_buffer fits = make_buffer(p, kLimit, status);
+  xgpu_buffer too_large = make_buffer(p, kLimit + sizeof(int), status);
+  REQUIRE(status == 0);
+  xgpu_kernel constant = p.kernel(kSource, "from_constant");
+  CHECK(p.launch(constant, {buffer_arg(out), buffer_arg(fits)}, {64}, {64}) == 0);
+  CHECK(p.launch(constant, {buffer_arg(out), buffer_arg(too_large)}, {64}, {64}) == -5);
+  CHECK_THAT(p.last_error(),
+             Contains(std::string(kProfile) + " allows at most 65536 bytes in a __constant buffer; "
+                                              "argument 1 is a buffer of 65540 bytes"));
+  // Set one argument at a time, then launched: the same refusal.
+  REQUIRE(p.t->kernel_set_arg_buffer(constant, 0, out) == 0);
+  REQUIRE(p.t->kernel_set_arg_buffer(constant, 1, too_large) == 0);
+  const std::size_t global = 64, local = 64;
+  CHECK(p.t->kernel_launch(p.queue, constant, 1, nullptr, &global, &local, nullptr, nullptr) == -5);
+  // A sub-buffer counts its own bytes, not its parent's.
+  xgpu_buffer part = nullptr;
+  REQUIRE(p.t->buffer_create_sub(too_large, 0, 0, kLimit, &part) == 0);
+  CHECK(p.launch(constant, {buffer_arg(out), buffer_arg(part)}, {64}, {64}) == 0);
+  // A __global argument of the same size is no constant buffer.
+  xgpu_kernel global_table = p.kernel(kSource, "from_global");
+  CHECK(p.launch(global_table, {buffer_arg(out), buffer_arg(too_large)}, {64}, {64}) == 0);
+  for (xgpu_buffer buffer : {part, out, fits, too_large}) p.t->release(XGPU_OBJECT_BUFFER, buffer);
+
+  // The public API reports the driver's status; the backing PoCL device takes the same launch.
+  CHECK(xgpu::select("profile:0").info().max_constant_buffer_size == kLimit);
+  const xgpu::Source source{"constant.cl", kSource};
+  xgpu::Context ctx(xgpu::select("profile:0"));
+  xgpu::Queue q = ctx.queue();
+  xgpu::Buffer<int> result = ctx.alloc<int>(64);
+  xgpu::Buffer<int> table = ctx.alloc<int>(kLimit / sizeof(int) + 1);
+  const xgpu::Error error = capture_error([&] {
+    q.launch(ctx.build(source).kernel("from_constant"), xgpu::Range{64}, result, table);
+    q.finish();
+  });
+  CHECK(error.native_name() == "CL_OUT_OF_RESOURCES");
+  CHECK_THAT(std::string(error.what()), Contains("bytes in a __constant buffer"));
+  xgpu::Context direct(pocl());
+  REQUIRE(direct.device().info().max_constant_buffer_size > kLimit);
+  xgpu::Queue dq = direct.queue();
+  xgpu::Buffer<int> direct_result = direct.alloc<int>(64);
+  xgpu::Buffer<int> direct_table = direct.alloc<int>(kLimit / sizeof(int) + 1);
+  dq.launch(direct.build(source).kernel("from_constant"), xgpu::Range{64}, direct_result,
+            direct_table);
+  dq.finish();
 }
 
 TEST_CASE("profile: one buffer and all buffers fit the profile's memory", "[.profile_limits]") {
@@ -195,6 +298,39 @@ TEST_CASE("profile: fp64, images and the OpenCL C version are the profile's", "[
                                               "-cl-std=CL1.2"));
   ctx.build(plain, "-cl-std=CL1.1");
   direct.build(plain, "-cl-std=CL1.2");
+}
+
+// The profile has neither images nor sub-groups: a kernel using their built-ins fails to
+// build with a log naming what is missing, as on such a device, although PoCL has images.
+TEST_CASE("profile: image and sub-group built-ins fail to build", "[.profile_limits]") {
+  xgpu::Context ctx(xgpu::select("profile:0"));
+  xgpu::Context direct(pocl());
+  const xgpu::Source uses_image{
+      "image.cl",
+      "__kernel void copy(__read_only image2d_t in, __global float4* out) {\n"
+      "  const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_FILTER_NEAREST;\n"
+      "  out[0] = read_imagef(in, s, (int2)(0, 0));\n}\n"};
+  const xgpu::Error no_images = capture_error([&] { ctx.build(uses_image); });
+  check_error(no_images, xgpu::Errc::build_failed);
+  CHECK_THAT(no_images.build_log(), Contains("image_support_is_missing_on_this_device"));
+  CHECK_THAT(no_images.build_log(), Contains("image.cl:1"));
+  direct.build(uses_image);
+
+  const xgpu::Source uses_sub_groups{"sub_groups.cl",
+                                     "__kernel void size(__global uint* out) {\n"
+                                     "  out[0] = get_sub_group_size();\n}\n"};
+  const xgpu::Error no_sub_groups = capture_error([&] { ctx.build(uses_sub_groups); });
+  check_error(no_sub_groups, xgpu::Errc::build_failed);
+  CHECK_THAT(no_sub_groups.build_log(), Contains("cl_khr_subgroups_is_missing_on_this_device"));
+  const xgpu::Source reduce{"reduce.cl",
+                            "__kernel void sum(__global int* x) {\n"
+                            "  x[0] = sub_group_reduce_add(x[get_global_id(0)]);\n}\n"};
+  CHECK_THAT(capture_error([&] { ctx.build(reduce); }).build_log(),
+             Contains("cl_khr_subgroups_is_missing_on_this_device"));
+  // Names that merely contain a built-in's are untouched.
+  ctx.build(xgpu::Source{"names.cl",
+                         "__kernel void k(__global int* my_get_sub_group_size) {\n"
+                         "  my_get_sub_group_size[0] = 1;\n}\n"});
 }
 
 TEST_CASE("profile: the device reports the profile", "[.profile_limits]") {

@@ -6,6 +6,8 @@
 #include <exception>
 #include <stdexcept>
 
+#include "profile_backing.hpp"
+
 namespace xgpu::conform {
 
 const char* outcome_name(Outcome outcome) {
@@ -56,7 +58,11 @@ std::string missing_capability(const std::string& needs, const DeviceInfo& info)
     has = info.fp16 || info.has_extension("cl_khr_fp16");
   else
     has = info.has_extension(needs);
-  if (has) return {};
+  // Under a profile, a feature it claims is checked only where the backing device has it.
+  const std::string extension = needs == "fp64"   ? "cl_khr_fp64"
+                                : needs == "fp16" ? "cl_khr_fp16"
+                                                  : needs;
+  if (has) return backing_lacks(info, extension);
   if (needs == "fp64") return "needs double precision (cl_khr_fp64)";
   if (needs == "fp16") return "needs cl_khr_fp16";
   return "needs " + needs;

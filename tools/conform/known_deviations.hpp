@@ -10,6 +10,7 @@
 #include <xgpu/xgpu.hpp>
 
 #include "check.hpp"
+#include "profile_backing.hpp"
 
 namespace xgpu::conform {
 
@@ -35,7 +36,7 @@ inline const KnownDeviation kKnownDeviations[] = {
 // Collects the known deviations a check meets.
 class Deviations {
  public:
-  explicit Deviations(const DeviceInfo& info) : implementation_(info.implementation) {}
+  explicit Deviations(const DeviceInfo& info) : implementation_(computing_implementation(info)) {}
   // Whether the failure `result` is a known deviation of this driver (then remembered).
   bool known(const Result& result) {
     for (const KnownDeviation& d : kKnownDeviations) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "math_check.hpp"
+#include "profile_backing.hpp"
 
 namespace xgpu::conform::math {
 
@@ -65,9 +66,12 @@ constexpr KnownDeviation kKnownDeviations[] = {
 Result with_known_deviation(const Env& env, const std::string& check, Result result) {
   if (result.outcome != Outcome::fail) return result;
   for (const KnownDeviation& known : kKnownDeviations) {
-    if (env.info().implementation == known.implementation && check == known.check)
-      return skip(std::string("known ") + known.implementation + " deviation: " + known.what +
-                  "; " + result.detail);
+    if (computing_implementation(env.info()) == known.implementation && check == known.check)
+      return skip(std::string("known ") + known.implementation + " deviation" +
+                  (env.info().implementation == known.implementation
+                       ? ""
+                       : " (of the profile's backing device)") +
+                  ": " + known.what + "; " + result.detail);
   }
   return result;
 }

@@ -41,7 +41,14 @@ Result minimums(Env& env) {
   if (info.max_parameter_size < 1024)
     return fail_expected("max_parameter_size", ">= 1024", info.max_parameter_size);
   const bool full_profile = info.platform_version.find("EMBEDDED") == std::string::npos;
-  const std::uint64_t min_alloc = std::max(info.global_memory / 4, 128 * kMiB);
+  // OpenCL 1.x and 2.x: max(global / 4, 128 MiB). OpenCL 3.0 relaxed it to
+  // max(min(1 GiB, global / 4), 32 MiB): a 3.0 device with 25 GiB of shared memory and 4 GiB
+  // allocations (Intel's NEO on an integrated GPU) meets it.
+  int major = 0, minor = 0;
+  std::sscanf(info.device_version.c_str(), "OpenCL %d.%d", &major, &minor);
+  const std::uint64_t min_alloc =
+      major >= 3 ? std::max(std::min(info.global_memory / 4, 1024 * kMiB), 32 * kMiB)
+                 : std::max(info.global_memory / 4, 128 * kMiB);
   if (full_profile && info.max_allocation < std::min(min_alloc, info.global_memory))
     return fail_expected("max_allocation (full profile)", ">= " + std::to_string(min_alloc),
                          info.max_allocation);

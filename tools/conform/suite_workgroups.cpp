@@ -11,6 +11,7 @@
 
 #include "check.hpp"
 #include "language_version.hpp"
+#include "profile_backing.hpp"
 #include "workgroups.hpp"
 
 namespace xgpu::conform {
@@ -58,6 +59,11 @@ std::string no_non_uniform(Env& env) {
   if (language < 200)
     return "non-uniform work-groups are OpenCL C 2.0; the device compiles OpenCL C " +
            std::to_string(language / 100) + "." + std::to_string(language / 10 % 10);
+  // Another backend (a profile's): what the device reports, and what its backing can run.
+  if (!on_opencl(env) && !env.info().non_uniform_work_groups)
+    return "the device reports no non-uniform work-groups";
+  const std::string backing = backing_lacks(env.info(), "non_uniform_work_groups");
+  if (!backing.empty()) return backing;
   if (device_version(env.info()) >= 300 && on_opencl(env)) {
     cl_bool supported = CL_FALSE;
     clGetDeviceInfo(opencl::device(env.device()), CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
@@ -89,6 +95,8 @@ std::string no_sub_groups(Env& env, std::string& option, std::string& pragma) {
   const int language = opencl_c_version(env.info());
   option = cl_std_option(language);
   if (language < 200) return "sub-groups need OpenCL C 2.0 or later";
+  const std::string backing = backing_lacks(env.info(), "cl_khr_subgroups");
+  if (!backing.empty()) return backing;
   if (env.info().has_extension("cl_khr_subgroups")) {
     pragma = "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n";
     return {};

@@ -41,6 +41,7 @@ Json device_json(const DeviceInfo& info, std::size_t index) {
       {"max_allocation", info.max_allocation},
       {"local_memory", info.local_memory},
       {"max_parameter_size", info.max_parameter_size},
+      {"max_constant_buffer_size", info.max_constant_buffer_size},
       {"compute_units", info.compute_units},
       {"clock_mhz", info.clock_mhz},
       {"max_work_group_size", info.max_work_group_size},

@@ -95,6 +95,8 @@ std::vector<PropertyGroup> device_properties(const DeviceInfo& info, std::size_t
         free_memory ? bytes_text(*free_memory) : std::string("not reported"));
   g.add("max_allocation", "Max allocation", bytes_text(info.max_allocation));
   g.add("local_memory", "Local memory", bytes_text(info.local_memory));
+  g.add("max_constant_buffer_size", "Max constant buffer",
+        bytes_text(info.max_constant_buffer_size));
   g.add("host_unified_memory", "Host-unified memory", yes_no(info.host_unified_memory));
   g.add("ecc", "ECC", yes_no(info.ecc));
   g.add("images", "Images", yes_no(info.images));

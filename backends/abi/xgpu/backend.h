@@ -100,7 +100,11 @@ enum {
   /* u64 bytes: a sub-buffer's offset must be a multiple of it (CL_DEVICE_MEM_BASE_ADDR_ALIGN,
      which OpenCL gives in bits). Added after 32: a module that predates it answers
      INVALID_VALUE, which the core reads as unknown. */
-  XGPU_DEVICE_BASE_ADDRESS_ALIGN = 33
+  XGPU_DEVICE_BASE_ADDRESS_ALIGN = 33,
+  /* u64 bytes: the largest __constant buffer a kernel argument may be
+     (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE). Added after 33: a module that predates it answers
+     INVALID_VALUE, which the core reads as unknown (0). */
+  XGPU_DEVICE_MAX_CONSTANT_BUFFER = 34
 };
 
 /* Bits of XGPU_DEVICE_TYPE. */

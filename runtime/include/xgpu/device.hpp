@@ -35,6 +35,8 @@ struct XGPU_API DeviceInfo {
   std::string device_version, driver_version, language_version;
   std::uint64_t global_memory = 0, max_allocation = 0, local_memory = 0;
   std::uint64_t max_parameter_size = 0;
+  /// Largest __constant buffer argument (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE); 0: not reported.
+  std::uint64_t max_constant_buffer_size = 0;
   /// Bytes a sub-buffer's offset must be a multiple of; 0 when the driver does not say.
   std::uint64_t base_address_alignment = 0;
   std::uint32_t compute_units = 0, clock_mhz = 0;
