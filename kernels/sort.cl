@@ -237,7 +237,8 @@ inline void xgpu_sort_scatter(const uint n, const uint pass, const uint flip_sig
     key_line[lane] = key;
     if (with_values) value_line[lane] = value_source[i];
     if (lane == XGPU_SORT_LINE - 1) {
-      const uint lo = max(slot - (XGPU_SORT_LINE - 1), first[digit]);
+      // Not slot - lane, which wraps below slot 0 when the target's lead is not 0.
+      const uint lo = slot - min(lane, slot - first[digit]);
       xgpu_sort_write_line(target, lo, slot, key_line, lead);
       if (with_values) xgpu_sort_write_line(value_target, lo, slot, value_line, lead);
     }
@@ -247,7 +248,7 @@ inline void xgpu_sort_scatter(const uint n, const uint pass, const uint flip_sig
     if (next[d] == first[d]) continue;
     const uint last = next[d] - 1, lane = (last + lead) % XGPU_SORT_LINE;
     if (lane == XGPU_SORT_LINE - 1) continue;  // written whole above
-    const uint lo = max(last - lane, first[d]);
+    const uint lo = last - min(lane, last - first[d]);
     xgpu_sort_write_line(target, lo, last, key_lines + d * XGPU_SORT_LINE, lead);
     if (with_values)
       xgpu_sort_write_line(value_target, lo, last, value_lines + d * XGPU_SORT_LINE, lead);
