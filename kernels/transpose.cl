@@ -110,22 +110,7 @@ __kernel void xgpu_transpose_blocks(const uint rows, const uint cols, const uint
 // copy (glibc's memcpy, which streams too); the same tiles with plain stores took 47 ms.
 // On matrices that fit the caches the blocks kernel is faster (see transpose.cpp).
 // Launch: global (ceil(cols / (16 * tiles)) rounded up to the work-group, rows / 16).
-// Non-temporal stores are weakly ordered: XGPU_STREAM_FENCE makes them visible before the
-// kernel completes (x86's sfence, as memcpy ends its own; else OpenCL's fence).
-#ifdef __has_builtin
-#if __has_builtin(__builtin_nontemporal_store)
-#define XGPU_STREAM_STORE(value, pointer) __builtin_nontemporal_store((value), (pointer))
-#endif
-#if __has_builtin(__builtin_ia32_sfence)
-#define XGPU_STREAM_FENCE() __builtin_ia32_sfence()
-#endif
-#endif
-#ifndef XGPU_STREAM_STORE
-#define XGPU_STREAM_STORE(value, pointer) (*(pointer) = (value))
-#endif
-#ifndef XGPU_STREAM_FENCE
-#define XGPU_STREAM_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
+// XGPU_STREAM_STORE and XGPU_STREAM_FENCE: see xgpu_common.cl.
 // XGPU_TRANSPOSE8: columns c0..c7 of the 8 x 8 square whose rows are r0..r7 (XGPU_BITS8).
 // With clang's __builtin_shufflevector, the three rounds of register shuffles of an AVX
 // 8 x 8 transpose (pairs of rows interleaved, then pairs of pairs, then halves swapped):

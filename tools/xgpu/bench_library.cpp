@@ -217,23 +217,48 @@ void sort(Context& context, Queue& queue, std::size_t n, int reps, std::vector<F
     std::vector<std::uint32_t> copy = host;
     return milliseconds([&] { std::sort(copy.begin(), copy.end()); });
   };
+  // The floor: the memory sweeps of xgpu::sort's CPU layout on these keys (4 passes of 8-bit
+  // digits, each reading the keys twice, histogram and scatter, and writing them once; see
+  // docs/algorithms.md) at the bandwidth of a device copy of the same keys, which reads
+  // them once and writes them once: 12 sweeps are 6 copies.
+  constexpr double kSortSweeps = 4 * 3, kCopySweeps = 2;
+  auto copy = context.alloc<std::uint32_t>(n);
+  auto run_copy = [&] {
+    return milliseconds([&] {
+      queue.copy(keys, copy);
+      queue.finish();
+    });
+  };
   run_ours();
   if (queue.read(keys) != expected) wrong("xgpu::sort did not sort");
   run_boost();
   if (queue.read(keys) != expected) wrong("Boost.Compute's sort did not sort");
+  run_copy();
+  if (queue.read(copy) != expected) wrong("the device copy differs from its source");
   bench::settle(queue);
-  Samples s_ours, s_boost, s_std;
+  Samples s_ours, s_boost, s_std, s_floor;
   for (int r = 0; r < reps; ++r) {
     s_ours.values.push_back(run_ours());
     s_boost.values.push_back(run_boost());
     s_std.values.push_back(run_std());
   }
+  // After the rounds, as the sum's floor: a copy's written lines, still in the caches, would
+  // be written back during whichever sort ran next.
+  for (int r = 0; r < reps; ++r) s_floor.values.push_back(run_copy() * kSortSweeps / kCopySweeps);
   const std::string size = count_text(n) + " uint32";
   Figure boost = bench::make_figure(kSuite, "sort, Boost.Compute, " + size, "ms", s_boost);
   Figure host_sort =
       bench::make_figure(kSuite, "sort, std::sort on the host, " + size, "ms", s_std);
   figures.push_back(boost);
   figures.push_back(host_sort);
+  Figure floor = bench::make_figure(
+      kSuite, "sort floor: 12 sweeps of " + size + " at the device copy's bandwidth", "ms",
+      s_floor);
+  bench::compare_with(floor, boost, 0, true);
+  floor.note =
+      "4 passes of a histogram read, a scatter read and a write, each as fast as a device copy: "
+      "its ratio is the best xgpu::sort's can be";
+  figures.push_back(floor);
   Figure xgpu_vs_boost = bench::make_figure(kSuite, "sort, xgpu::sort, " + size, "ms", s_ours);
   Figure xgpu_vs_std = xgpu_vs_boost;
   xgpu_vs_std.name = "sort, xgpu::sort (against std::sort), " + size;

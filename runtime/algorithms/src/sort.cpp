@@ -29,13 +29,12 @@ constexpr std::size_t kPasses = (32 + kDigitBits - 1) / kDigitBits;
 constexpr std::size_t kStateWords = 2 + kPasses + 1;
 // Work-groups per compute unit: a few, so that a unit that finishes early finds more.
 constexpr std::size_t kGroupsPerUnit = 4;
-// Each work-item zeroes, stores, scans and reloads kRadix counters per pass: below a few
-// hundred keys per item that overhead outweighs the sorting, so small inputs get fewer items.
-constexpr std::size_t kMinKeysPerItem = 2 * kRadix;
-// Work-items per group at most. On CPU devices a group's items run in turn on one core, so
-// more items only add counters to scan and shorten each item's runs of writes (on PoCL here,
-// 16M keys took about 5% more CPU time with 256 than with 8 to 64).
-constexpr std::size_t kMaxGroupItems = 64;
+// Each work-item zeroes, stores, scans and reloads kRadix counters per pass and writes the
+// last, partial cache line of each digit one word at a time: below several thousand keys
+// per item that overhead outweighs the sorting, so small inputs get fewer items.
+constexpr std::size_t kMinKeysPerItem = 32 * kRadix;
+// uints per cache line in the CPU scatter's line buffers (XGPU_SORT_LINE in sort.cl).
+constexpr std::size_t kLineWords = 16;
 
 /// How the kernels turn a key's bits into an unsigned image with the key's order.
 struct KeyImage {
@@ -87,22 +86,18 @@ algo::Layout sort_layout(const Queue& queue, const char* call) {
   return algo::layout_for(queue.device().info(), "XGPU_SORT_SHAPE", call);
 }
 
-/// The most work-items per group of the histogram and scatter kernels, which keep kRadix
-/// counters per item in local memory: bounded by the kernels' limits and the device's local
-/// memory.
-std::size_t max_group_items(const Queue& queue, const SortKernels& kernels, const char* call) {
+/// Checks that one work-item's counters fit the histogram's and the scatter's local memory
+/// (kRadix and 2 * kRadix uints).
+void require_item_counters(const Queue& queue, const SortKernels& kernels, const char* call) {
   const DeviceInfo& info = queue.device().info();
-  const std::uint64_t free_local = std::min(ext::free_local_memory(kernels.histogram, info),
-                                            ext::free_local_memory(kernels.scatter, info));
-  const std::uint64_t per_item = kRadix * sizeof(std::uint32_t);
-  const std::uint64_t fit = free_local / per_item;
-  if (fit == 0)
+  const std::uint64_t per_item = 2 * kRadix * sizeof(std::uint32_t);
+  if (std::min(ext::free_local_memory(kernels.histogram, info),
+               ext::free_local_memory(kernels.scatter, info)) < per_item)
     throw Error(Errc::unsupported,
                 std::string(call) + " needs " + std::to_string(per_item) +
                     " bytes of local memory per work-item; " + queue.device().describe() + " has " +
                     std::to_string(info.local_memory),
                 call);
-  return static_cast<std::size_t>(std::min<std::uint64_t>(fit, kMaxGroupItems));
 }
 
 /// How the n keys are shared out. CPU layout: `groups` work-groups of `group` items, each item
@@ -113,17 +108,13 @@ struct Split {
 };
 
 Split cpu_split(const Queue& queue, const SortKernels& kernels, std::size_t n, const char* call) {
-  // No more items than give each kMinKeysPerItem keys; as many groups as keep every compute
-  // unit busy; only as many items per group as the keys need, rounded up to a power of two
-  // so that few distinct work-group sizes occur (PoCL compiles a kernel once per size).
+  // One item per group: on CPU devices a group's items run in turn on one core, so more
+  // items per group only add counters to scan, line buffers and partial lines to write. No
+  // more items than give each kMinKeysPerItem keys; as many as keep every compute unit busy.
+  require_item_counters(queue, kernels, call);
   const std::size_t wanted = std::max<std::size_t>(algo::ceil_div(n, kMinKeysPerItem), 1);
   const std::size_t units = std::max<std::uint32_t>(queue.device().info().compute_units, 1);
-  const std::size_t groups = std::min(wanted, units * kGroupsPerUnit);
-  std::size_t needed = 1;
-  while (needed < algo::ceil_div(wanted, groups)) needed *= 2;
-  const std::size_t at_most = std::min(max_group_items(queue, kernels, call), needed);
-  return {groups, std::min(algo::work_group_size(kernels.histogram, at_most),
-                           algo::work_group_size(kernels.scatter, at_most))};
+  return {std::min(wanted, units * kGroupsPerUnit), 1};
 }
 
 /// Local memory of the GPU layout's scatter per work-group of `group` items, in uints: two
@@ -226,7 +217,9 @@ Event radix_sort(Queue& queue, const Bits& keys, const Bits* values, KeyImage im
                           state, image);
   const unsigned count = static_cast<unsigned>(n), item_count = static_cast<unsigned>(items);
   const Range global{items}, local{group};
-  const Local<unsigned> counters(kRadix * group);
+  const Local<unsigned> counters(kRadix * group), offsets(2 * kRadix * group);
+  // The scatter's cache-line buffers: a line per digit per item, for keys and for values.
+  const Bits lines = context.alloc<std::uint32_t>(items * kRadix * kLineWords * (values ? 2 : 1));
   for (unsigned pass = 0; pass < kPasses; ++pass) {
     queue.launch(kernels.histogram, global, local, count, pass, image.flip_sign,
                  image.flip_negative, keys, scratch, counts, state, counters);
@@ -235,10 +228,10 @@ Event radix_sort(Queue& queue, const Bits& keys, const Bits* values, KeyImage im
     if (values)
       queue.launch(kernels.scatter, global, local, count, pass, image.flip_sign,
                    image.flip_negative, keys, scratch, *values, values_scratch, counts, state,
-                   counters);
+                   lines, offsets);
     else
       queue.launch(kernels.scatter, global, local, count, pass, image.flip_sign,
-                   image.flip_negative, keys, scratch, counts, state, counters);
+                   image.flip_negative, keys, scratch, counts, state, lines, offsets);
   }
   Event last = queue.launch(kernels.copy_back, global, local, count, keys, scratch, state);
   if (values)
@@ -259,9 +252,8 @@ std::size_t sort_work_group_size(const Queue& queue) {
   const algo::Layout layout = sort_layout(queue, call);
   const SortKernels kernels = sort_kernels(queue, false, layout);
   if (layout == algo::Layout::gpu) return gpu_group_items(queue, kernels, false, call);
-  const std::size_t at_most = max_group_items(queue, kernels, call);
-  return std::min(algo::work_group_size(kernels.histogram, at_most),
-                  algo::work_group_size(kernels.scatter, at_most));
+  require_item_counters(queue, kernels, call);
+  return 1;
 }
 
 template <class K>
