@@ -132,16 +132,25 @@ std::string source_prelude(const ProfileDevice& device) {
   for (const std::string& extension : device.backing_caps.extensions)
     if (!device.caps.extensions.count(extension)) prelude += "#undef " + extension + "\n";
   if (device.backing_caps.fp64 && !device.caps.fp64)
-    prelude += "#undef cl_khr_fp64\n#define double cl_khr_fp64_is_missing_on_this_device\n";
-  if (device.backing_caps.fp16 && !device.caps.fp16) prelude += "#undef cl_khr_fp16\n";
+    prelude +=
+        "#undef cl_khr_fp64\n#undef __opencl_c_fp64\n"
+        "#define double cl_khr_fp64_is_missing_on_this_device\n";
+  // OpenCL C 3.0's feature macros go with their extensions: a kernel that tests
+  // __opencl_c_subgroups (say) must build its fallback, as on the real device.
+  if (device.backing_caps.fp16 && !device.caps.fp16)
+    prelude += "#undef cl_khr_fp16\n#undef __opencl_c_fp16\n";
   if (device.backing_caps.images && !device.caps.images) {
-    prelude += "#undef __IMAGE_SUPPORT__\n";
+    prelude +=
+        "#undef __IMAGE_SUPPORT__\n#undef __opencl_c_images\n#undef __opencl_c_read_write_images\n"
+        "#undef __opencl_c_3d_image_writes\n";
     for (const char* name : kImageNames)
       hide(prelude, name, "image_support_is_missing_on_this_device");
   }
-  if (!has_sub_groups(device.caps, &device.file.device))
+  if (!has_sub_groups(device.caps, &device.file.device)) {
+    prelude += "#undef __opencl_c_subgroups\n";
     for (const char* name : kSubGroupBuiltins)
       hide(prelude, name, "cl_khr_subgroups_is_missing_on_this_device");
+  }
   // The kernel's own line numbers in build logs.
   if (!prelude.empty()) prelude += "#line 1\n";
   return prelude;

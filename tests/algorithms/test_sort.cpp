@@ -364,6 +364,14 @@ TEST_CASE("sort in both layouts on every device", "[sort]") {
         std::vector<std::size_t> sizes{2, group + 1, 4 * group - 1, 4 * group + 1,
                                        small ? 2999u : 104729u};
         if (!small) sizes.push_back((std::size_t{1} << 20) + 3);
+        if (!small && shape == std::string("cpu")) {
+          // The CPU layout gives each item (one per group) at least 8,192 keys, at most 4
+          // items per compute unit, and writes 16-key lines: sizes around item boundaries and
+          // off the lines, so that runs start and end inside a line and items share lines.
+          for (std::size_t extra : {8191u, 8193u, 3u * 8192u + 17u, 8u * 8192u - 1u,
+                                    8u * 8192u + 15u, 9u * 8192u + 1u, 64u * 8192u + 9u})
+            sizes.push_back(extra);
+        }
         for (std::size_t n : sizes) {
           check_sort(device, random_elements<std::uint32_t>(n, 11));
           check_sort(device, random_elements<float>(n, 12));

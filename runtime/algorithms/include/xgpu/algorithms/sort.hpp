@@ -21,8 +21,9 @@ template <class K>
 XGPU_ALGORITHMS_API Event sort_keys(Queue& queue, const Buffer<K>& keys);
 template <class K, class V>
 XGPU_ALGORITHMS_API Event sort_pairs(Queue& queue, const Buffer<K>& keys, const Buffer<V>& values);
-/// The most work-items per group the sort's main kernels use on this queue's device (large
-/// inputs get that many; small ones fewer), for tests that probe sizes around it.
+/// The most work-items per group the sort's main kernels use on this queue's device (the GPU
+/// layout's large inputs get that many, small ones fewer; the CPU layout always uses 1), for
+/// tests that probe sizes around it.
 XGPU_ALGORITHMS_API std::size_t sort_work_group_size(const Queue& queue);
 }  // namespace detail
 
@@ -34,10 +35,13 @@ XGPU_ALGORITHMS_API std::size_t sort_work_group_size(const Queue& queue);
 /// themselves are moved bit for bit. The sort is stable (an LSD radix sort, 8 bits per pass,
 /// passes whose digit is the same for every key skipped). Each call allocates scratch memory
 /// on the device: a buffer as large as keys (and one as large as values for sort_by_key)
-/// plus 1 KiB of counters per work-item. 0 or 1 keys enqueue nothing and return an empty
-/// Event. Throws xgpu::Error: invalid_handle for an empty queue, invalid_argument for more
-/// than 2^31 - 1 keys, the allocation errors of Context::alloc when the scratch memory does
-/// not fit, unsupported on a device with under 1 KiB of local memory.
+/// plus 1 KiB of counters per work-item, and on CPU devices 16 KiB of line buffers per
+/// work-item (32 KiB for sort_by_key; at most 4 work-items per compute unit). 0 or 1 keys
+/// enqueue nothing and return an empty Event. Throws xgpu::Error: invalid_handle for an empty
+/// queue, invalid_argument for more than 2^31 - 1 keys, the allocation errors of
+/// Context::alloc when the scratch memory does not fit, unsupported on a device whose kernels
+/// cannot have 2 KiB of local memory per work-item (the CPU layout's counters) or the
+/// local memory of a one-item group's tiles (the GPU layout's scatter, about 2.1 KiB).
 template <class K>
 Event sort(Queue& queue, const Buffer<K>& keys) {
   static_assert(is_sort_type_v<K>, "xgpu::sort takes std::uint32_t, std::int32_t or float keys");
