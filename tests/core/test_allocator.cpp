@@ -276,72 +276,82 @@ class QueueGate {
   std::thread watchdog_;
 };
 
-// A block freed while a kernel still writes it must not reach another queue before the kernel
-// ends: if it did, the kernel's late writes would land in the new owner's data. Also when a
-// later command of another queue used the buffer and has finished: queues are not ordered
-// with each other, so the last command noted is not the last to end.
-TEST_CASE("a block freed while a kernel writes it is not handed out early", "[memory]") {
+/// Runs `body` on a context of each PoCL device, each in its own section (Oclgrind would take
+/// minutes over kSlowFill), and checks that it ran where PoCL is present: a loop over no
+/// device asserts nothing.
+template <class Body>
+void on_each_pocl_device(Body&& body) {
   std::size_t devices_checked = 0;
   for (const xgpu::Device& device : xgpu::devices()) {
-    if (!xgpu_test::is_pocl(device)) continue;  // Oclgrind would take minutes over this kernel
+    if (!xgpu_test::is_pocl(device)) continue;
     DYNAMIC_SECTION(device.describe()) {
       ++devices_checked;
       xgpu::Context context(device);
-      xgpu::Queue writer = context.queue();
-      xgpu::Queue other = context.queue();
-      xgpu::Kernel slow = context.build({"slow_fill.cl", kSlowFill}).kernel("slow_fill");
-      const std::size_t n = 256;
-      // Submitted: the launch gives no Event, and the pool asks for none: the queue noted is
-      // all it has (its marker when the buffer goes).
-      for (const auto& [other_used_it_after, submitted] :
-           {std::pair{false, false}, std::pair{true, false}, std::pair{false, true}}) {
-        INFO("a finished fill on another queue after the kernel: " << other_used_it_after);
-        INFO("launched by submit, no Event: " << submitted);
-        xgpu::Event running;
-        cl_mem freed_handle = nullptr;
-        QueueGate gate(context, writer);  // the kernel waits for it: pending, for sure
-        {
-          xgpu::Buffer<int> doomed = context.alloc<int>(n);
-          freed_handle = xgpu::opencl::buffer(doomed);
-          if (submitted) {
-            writer.submit(slow, xgpu::Range{n}, doomed, 3000000);
-            running = writer.marker();
-          } else {
-            running = writer.launch(slow, xgpu::Range{n}, doomed, 3000000);
-          }
-          writer.flush();
-          if (other_used_it_after) {
-            other.fill(doomed, 5, 1);
-            other.finish();
-          }
-        }  // freed while the kernel runs
-        // When only `writer` used it, the block is handed out at once (this thread's last
-        // queue was `writer`); then `other` must wait for the kernel before writing it.
-        xgpu::Buffer<int> fresh = context.alloc<int>(n);
-        // The kernel must still be pending for this test to say anything (the gate's watchdog
-        // has not opened it: nothing above waited for the kernel).
-        REQUIRE(running.status() != xgpu::EventStatus::complete);
-        gate.open();  // the kernel runs while `other` writes the block
-        other.write(fresh, std::vector<int>(n, 2));
-        running.wait();
-        CHECK(other.read(fresh) == std::vector<int>(n, 2));
-        if (!direct_allocator()) {
-          CHECK((xgpu::opencl::buffer(fresh) == freed_handle) == !other_used_it_after);
-        }
-        // Once the kernel is done, the block is free again: the same size reuses it.
-        fresh = xgpu::Buffer<int>();
-        if (!direct_allocator()) {
-          xgpu::Buffer<int> reused = context.alloc<int>(n);
-          xgpu::Buffer<int> reused_too = context.alloc<int>(n);
-          CHECK((xgpu::opencl::buffer(reused) == freed_handle ||
-                 xgpu::opencl::buffer(reused_too) == freed_handle));
-        }
-      }
+      body(context);
     }
   }
   if (xgpu_test::count_implementation("pocl") > 0) {
     CHECK(devices_checked > 0);
   }
+}
+
+// A block freed while a kernel still writes it must not reach another queue before the kernel
+// ends: if it did, the kernel's late writes would land in the new owner's data. Also when a
+// later command of another queue used the buffer and has finished: queues are not ordered
+// with each other, so the last command noted is not the last to end.
+TEST_CASE("a block freed while a kernel writes it is not handed out early", "[memory]") {
+  on_each_pocl_device([&](xgpu::Context& context) {
+    xgpu::Queue writer = context.queue();
+    xgpu::Queue other = context.queue();
+    xgpu::Kernel slow = context.build({"slow_fill.cl", kSlowFill}).kernel("slow_fill");
+    const std::size_t n = 256;
+    // Submitted: the launch gives no Event, and the pool asks for none: the queue noted is
+    // all it has (its marker when the buffer goes).
+    for (const auto& [other_used_it_after, submitted] :
+         {std::pair{false, false}, std::pair{true, false}, std::pair{false, true}}) {
+      INFO("a finished fill on another queue after the kernel: " << other_used_it_after);
+      INFO("launched by submit, no Event: " << submitted);
+      xgpu::Event running;
+      cl_mem freed_handle = nullptr;
+      QueueGate gate(context, writer);  // the kernel waits for it: pending, for sure
+      {
+        xgpu::Buffer<int> doomed = context.alloc<int>(n);
+        freed_handle = xgpu::opencl::buffer(doomed);
+        if (submitted) {
+          writer.submit(slow, xgpu::Range{n}, doomed, 3000000);
+          running = writer.marker();
+        } else {
+          running = writer.launch(slow, xgpu::Range{n}, doomed, 3000000);
+        }
+        writer.flush();
+        if (other_used_it_after) {
+          other.fill(doomed, 5, 1);
+          other.finish();
+        }
+      }  // freed while the kernel runs
+      // When only `writer` used it, the block is handed out at once (this thread's last
+      // queue was `writer`); then `other` must wait for the kernel before writing it.
+      xgpu::Buffer<int> fresh = context.alloc<int>(n);
+      // The kernel must still be pending for this test to say anything (the gate's watchdog
+      // has not opened it: nothing above waited for the kernel).
+      REQUIRE(running.status() != xgpu::EventStatus::complete);
+      gate.open();  // the kernel runs while `other` writes the block
+      other.write(fresh, std::vector<int>(n, 2));
+      running.wait();
+      CHECK(other.read(fresh) == std::vector<int>(n, 2));
+      if (!direct_allocator()) {
+        CHECK((xgpu::opencl::buffer(fresh) == freed_handle) == !other_used_it_after);
+      }
+      // Once the kernel is done, the block is free again: the same size reuses it.
+      fresh = xgpu::Buffer<int>();
+      if (!direct_allocator()) {
+        xgpu::Buffer<int> reused = context.alloc<int>(n);
+        xgpu::Buffer<int> reused_too = context.alloc<int>(n);
+        CHECK((xgpu::opencl::buffer(reused) == freed_handle ||
+               xgpu::opencl::buffer(reused_too) == freed_handle));
+      }
+    }
+  });
 }
 
 // The fallback of the reuse at once: where the module cannot put a barrier on the other queue
@@ -353,41 +363,32 @@ TEST_CASE("with no cross-queue barrier the host waits for the block's previous u
     SUCCEED("XGPU_ALLOCATOR=direct: no pool");
     return;
   }
-  std::size_t devices_checked = 0;
-  for (const xgpu::Device& device : xgpu::devices()) {
-    if (!xgpu_test::is_pocl(device)) continue;  // Oclgrind would take minutes over this kernel
-    DYNAMIC_SECTION(device.describe()) {
-      ++devices_checked;
-      xgpu::Context context(device);
-      xgpu::Queue writer = context.queue();
-      xgpu::Queue other = context.queue();
-      xgpu::Kernel slow = context.build({"slow_fill.cl", kSlowFill}).kernel("slow_fill");
-      const std::size_t n = 256;
-      xgpu::Event running;
-      cl_mem freed_handle = nullptr;
-      {
-        xgpu::Buffer<int> doomed = context.alloc<int>(n);
-        freed_handle = xgpu::opencl::buffer(doomed);
-        running = writer.launch(slow, xgpu::Range{n}, doomed, 3000000);
-        writer.flush();
-      }  // freed while the kernel runs; this thread's last queue was `writer`
-      xgpu_test::ScopedEnv no_barrier("XGPU_MEMORY_TEST_NO_BARRIER", "1");
-      const std::uint64_t reserved = context.memory_stats().reserved;
-      xgpu::Buffer<int> fresh = context.alloc<int>(n);
-      // (Not its native handle yet: asking for it waits for the previous user too.)
-      REQUIRE(running.status() != xgpu::EventStatus::complete);
-      REQUIRE(context.memory_stats().reserved == reserved);  // no new memory
-      const xgpu::Event filled = other.fill(fresh, 2);       // asynchronous: returns at once...
-      // ...but only once the host has waited for the kernel (a barrier would not block).
-      CHECK(running.status() == xgpu::EventStatus::complete);
-      filled.wait();
-      CHECK(other.read(fresh) == std::vector<int>(n, 2));  // the kernel's 1s came before
-      CHECK(xgpu::opencl::buffer(fresh) == freed_handle);  // it was the freed block
-    }
-  }
-  if (xgpu_test::count_implementation("pocl") > 0) {
-    CHECK(devices_checked > 0);
-  }
+  on_each_pocl_device([&](xgpu::Context& context) {
+    xgpu::Queue writer = context.queue();
+    xgpu::Queue other = context.queue();
+    xgpu::Kernel slow = context.build({"slow_fill.cl", kSlowFill}).kernel("slow_fill");
+    const std::size_t n = 256;
+    xgpu::Event running;
+    cl_mem freed_handle = nullptr;
+    {
+      xgpu::Buffer<int> doomed = context.alloc<int>(n);
+      freed_handle = xgpu::opencl::buffer(doomed);
+      running = writer.launch(slow, xgpu::Range{n}, doomed, 3000000);
+      writer.flush();
+    }  // freed while the kernel runs; this thread's last queue was `writer`
+    xgpu_test::ScopedEnv no_barrier("XGPU_MEMORY_TEST_NO_BARRIER", "1");
+    const std::uint64_t reserved = context.memory_stats().reserved;
+    xgpu::Buffer<int> fresh = context.alloc<int>(n);
+    // (Not its native handle yet: asking for it waits for the previous user too.)
+    REQUIRE(running.status() != xgpu::EventStatus::complete);
+    REQUIRE(context.memory_stats().reserved == reserved);  // no new memory
+    const xgpu::Event filled = other.fill(fresh, 2);       // asynchronous: returns at once...
+    // ...but only once the host has waited for the kernel (a barrier would not block).
+    CHECK(running.status() == xgpu::EventStatus::complete);
+    filled.wait();
+    CHECK(other.read(fresh) == std::vector<int>(n, 2));  // the kernel's 1s came before
+    CHECK(xgpu::opencl::buffer(fresh) == freed_handle);  // it was the freed block
+  });
 }
 
 // Reuse at once (docs/memory.md): a block freed while its queue still runs a kernel on it goes
@@ -398,43 +399,34 @@ TEST_CASE("a block freed on a busy queue is reused at once, after its commands",
     SUCCEED("XGPU_ALLOCATOR=direct: no pool");
     return;
   }
-  std::size_t devices_checked = 0;
-  for (const xgpu::Device& device : xgpu::devices()) {
-    if (!xgpu_test::is_pocl(device)) continue;  // Oclgrind would take minutes over this kernel
-    DYNAMIC_SECTION(device.describe()) {
-      ++devices_checked;
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      xgpu::Kernel slow = context.build({"slow_fill.cl", kSlowFill}).kernel("slow_fill");
-      const std::size_t n = 256;
-      for (const bool through_native_handle : {false, true}) {
-        INFO("the new buffer's first use is its native handle: " << through_native_handle);
-        xgpu::Event running;
-        cl_mem freed_handle = nullptr;
-        {
-          xgpu::Buffer<int> doomed = context.alloc<int>(n);
-          freed_handle = xgpu::opencl::buffer(doomed);
-          running = queue.launch(slow, xgpu::Range{n}, doomed, 3000000);
-          queue.flush();
-        }
-        const std::uint64_t reserved = context.memory_stats().reserved;
-        xgpu::Buffer<int> fresh = context.alloc<int>(n);
-        REQUIRE(running.status() != xgpu::EventStatus::complete);
-        CHECK(context.memory_stats().reserved == reserved);  // no new memory
-        if (through_native_handle) {
-          CHECK(xgpu::opencl::buffer(fresh) == freed_handle);
-          CHECK(running.status() == xgpu::EventStatus::complete);
-        } else {
-          queue.write(fresh, std::vector<int>(n, 2));  // in order: after the kernel
-          CHECK(queue.read(fresh) == std::vector<int>(n, 2));
-          CHECK(xgpu::opencl::buffer(fresh) == freed_handle);
-        }
+  on_each_pocl_device([&](xgpu::Context& context) {
+    xgpu::Queue queue = context.queue();
+    xgpu::Kernel slow = context.build({"slow_fill.cl", kSlowFill}).kernel("slow_fill");
+    const std::size_t n = 256;
+    for (const bool through_native_handle : {false, true}) {
+      INFO("the new buffer's first use is its native handle: " << through_native_handle);
+      xgpu::Event running;
+      cl_mem freed_handle = nullptr;
+      {
+        xgpu::Buffer<int> doomed = context.alloc<int>(n);
+        freed_handle = xgpu::opencl::buffer(doomed);
+        running = queue.launch(slow, xgpu::Range{n}, doomed, 3000000);
+        queue.flush();
+      }
+      const std::uint64_t reserved = context.memory_stats().reserved;
+      xgpu::Buffer<int> fresh = context.alloc<int>(n);
+      REQUIRE(running.status() != xgpu::EventStatus::complete);
+      CHECK(context.memory_stats().reserved == reserved);  // no new memory
+      if (through_native_handle) {
+        CHECK(xgpu::opencl::buffer(fresh) == freed_handle);
+        CHECK(running.status() == xgpu::EventStatus::complete);
+      } else {
+        queue.write(fresh, std::vector<int>(n, 2));  // in order: after the kernel
+        CHECK(queue.read(fresh) == std::vector<int>(n, 2));
+        CHECK(xgpu::opencl::buffer(fresh) == freed_handle);
       }
     }
-  }
-  if (xgpu_test::count_implementation("pocl") > 0) {
-    CHECK(devices_checked > 0);
-  }
+  });
 }
 
 TEST_CASE("the memory limit gives out_of_memory, keeps what was allocated, allows less",
