@@ -33,8 +33,8 @@ std::string no_partial_groups(const DeviceInfo& device, const std::string& optio
   return {};
 }
 
-void check_ranges(const Kernel& kernel, const Launch& launch, const DeviceInfo& device,
-                  const KernelLimits& limits, const std::string& program_options) {
+void check_ranges_in_full(const Kernel& kernel, const Launch& launch, const DeviceInfo& device,
+                          const KernelLimits& limits, const std::string& program_options) {
   const Range& global = launch.global();
   if (global.dims < 1 || global.dims > 3) bad_range(kernel, "a range has 1 to 3 dimensions");
   if (launch.offset() && launch.offset()->dims != global.dims) {
@@ -82,6 +82,15 @@ void check_ranges(const Kernel& kernel, const Launch& launch, const DeviceInfo& 
   }
 }
 
+// A global range alone, of 1 to 3 dimensions, needs nothing else checked: tested inline, before
+// the call that would check a work-group size and an offset.
+inline void check_ranges(const Kernel& kernel, const Launch& launch, const DeviceInfo& device,
+                         const KernelLimits& limits, const std::string& program_options) {
+  const unsigned dims = launch.global().dims;
+  if (dims >= 1 && dims <= 3 && !launch.local() && !launch.offset()) return;
+  check_ranges_in_full(kernel, launch, device, limits, program_options);
+}
+
 // The kernel's own local memory (its __local variables, read once per kernel) and the
 // Local<T> arguments of this launch must fit the device's local memory together.
 void check_local_memory(const Kernel& kernel, const KernelLimits& limits, std::uint64_t arguments,
@@ -124,7 +133,9 @@ bool note_shape(detail::KernelState& state, const Launch& launch) {
     for (unsigned d = 0; d < launch.local()->dims; ++d) shape[d + 1] = launch.local()->size[d];
   }
   for (const auto& seen : state.launched_shapes) {
-    if (seen == shape) return false;
+    // Word by word: std::array's == calls memcmp, a third of this function's cost per launch.
+    if (seen[0] == shape[0] && seen[1] == shape[1] && seen[2] == shape[2] && seen[3] == shape[3])
+      return false;
   }
   state.launched_shapes.push_back(shape);
   std::string variant = state.name + "@" + std::to_string(shape[0]) + "d";
@@ -259,11 +270,17 @@ bool any_pooled(const detail::KernelArg* args, std::size_t count) noexcept {
   return false;
 }
 
-// Before the launch: a buffer whose block came from a user that may still run is ordered after it.
+// Before the launch: a buffer whose block came from a user that may still run is ordered after
+// it. detail::before_command() for every buffer, with the thread's queue noted once.
 void before_pooled_launch(const detail::KernelArg* args, std::size_t count,
                           const detail::Module& module, void* queue) {
+  detail::set_last_queue_of_this_thread(queue);
   for (std::size_t i = 0; i < count; ++i) {
-    if (args[i].buffer != nullptr) detail::before_command(*args[i].buffer, module, queue);
+    const detail::BufferCore* buffer = args[i].buffer;
+    if (buffer != nullptr && detail::touches_pool(*buffer) &&
+        buffer->allocation->follows_previous_user()) {
+      buffer->allocation->order_after_previous_user(&module, queue);
+    }
   }
 }
 
@@ -321,7 +338,7 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
   bool pooled = false;    // a pooled buffer is an argument: its allocation notes the event
   double traced_at = -1;  // when the enqueue began, for the trace; negative: not tracing
   {
-    std::lock_guard<std::mutex> lock(state.launch_mutex);
+    std::lock_guard<detail::LaunchLock> lock(state.launch_lock);
     prepare_arguments(state, args, count, types, context.handle.get(), space);
     std::uint64_t local_arguments = 0;
     for (std::size_t i = 0; i < count; ++i) {
@@ -351,13 +368,14 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
                                   context.record);
     }
   }
-  Event done = event == nullptr
-                   ? Event()
-                   : Event(detail::Handle<detail::ObjectKind::event>::adopt(&module, event),
-                           "kernel", kernel.state());
+  if (event == nullptr) {  // a submit: no Event to make
+    if (pooled) note_pooled_use(args, count, module, handle_.get());
+    return Event();
+  }
+  Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), "kernel",
+             kernel.state());
   // After the Event owns it: a note that throws must not leak the driver's event.
   if (pooled) note_pooled_use(args, count, module, handle_.get());
-  if (!done) return Event();
   if (traced_at >= 0) detail::trace::launch(*this, state.name, launch, traced_at, done);
   // The cached binary lacks this launch's code (PoCL compiles per work-group size at the
   // first launch): save the program again once this launch is done.

@@ -13,6 +13,7 @@
 #include "memory/allocation.hpp"
 #include "memory/pool.hpp"
 #include "registry.hpp"
+#include "util/launch_lock.hpp"
 #include "xgpu/context.hpp"
 #include "xgpu/handle.hpp"
 
@@ -76,9 +77,9 @@ struct KernelState {
   bool signature_known = false;  ///< false when the driver gives no argument info
   std::vector<Parameter> parameters;
   KernelLimits limits;
-  std::mutex launch_mutex;  ///< arguments are per-kernel state: set and enqueue atomically
-  ArgPattern checked_args;  ///< under launch_mutex: the arguments the last launch checked
-  /// Work-group sizes launched so far (under launch_mutex), to tell the cache of new ones.
+  LaunchLock launch_lock;   ///< arguments are per-kernel state: set and enqueue atomically
+  ArgPattern checked_args;  ///< under launch_lock: the arguments the last launch checked
+  /// Work-group sizes launched so far (under launch_lock), to tell the cache of new ones.
   std::vector<std::array<std::size_t, 4>> launched_shapes;
 };
 

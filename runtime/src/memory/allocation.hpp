@@ -67,6 +67,10 @@ struct Allocation {
   std::vector<Handle<ObjectKind::queue>> used_on;
 
  private:
+  /// used_on's first queue, read without the lock: a launch on it (the common case) notes
+  /// nothing new. It stays retained in used_on until take_queues(), so the address cannot be
+  /// another queue's.
+  std::atomic<const void*> first_queue_{nullptr};
   std::atomic<bool> follows_previous_{false};
   /// Under use_mutex: the previous user's queues whose markers had not completed when the
   /// block was handed out, and the queues already ordered after them.

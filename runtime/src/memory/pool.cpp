@@ -42,17 +42,20 @@ std::set<std::pair<std::size_t, Block*>>& free_set(std::set<std::pair<std::size_
 Allocation::~Allocation() { pool->release(*this); }
 
 void Allocation::note_use(const Module* module, void* queue) {
+  if (first_queue_.load(std::memory_order_acquire) == queue) return;  // the common case
   std::lock_guard<std::mutex> lock(use_mutex);
   for (const auto& used : used_on) {
-    if (used.get() == queue) return;  // the common case: a launch on a queue seen before
+    if (used.get() == queue) return;  // a launch on a queue seen before
   }
   // Retained: the pool asks this queue for a marker when the buffer goes, and a program may
   // release its Queue first.
   used_on.push_back(Handle<ObjectKind::queue>::retain(module, queue));
+  if (used_on.size() == 1) first_queue_.store(queue, std::memory_order_release);
 }
 
 std::vector<Handle<ObjectKind::queue>> Allocation::take_queues() {
   std::lock_guard<std::mutex> lock(use_mutex);
+  first_queue_.store(nullptr, std::memory_order_relaxed);
   return std::move(used_on);
 }
 
