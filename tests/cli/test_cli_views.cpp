@@ -1,5 +1,6 @@
 // Unit tests of the `xgpu` command's formatting: units, the table, colour, exit codes, and
-// how a device's properties and JSON show a property whose query failed. No device needed:
+// how a device's properties and JSON show a property whose query failed; and how `xgpu bench`
+// compares a figure with its baseline. No device needed:
 // the DeviceInfo is made up here, which is how a failing driver query can be shown at all.
 #define CATCH_CONFIG_MAIN
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "bench_util.hpp"
 #include "color.hpp"
 #include "device_json.hpp"
 #include "device_properties.hpp"
@@ -173,4 +175,35 @@ TEST_CASE("the probe view puts advertised next to observed when they differ", "[
   ProbeCheck untested{"fp16", "no", "no", "not advertised, so not run"};
   untested.tested = false;
   CHECK(probe_json({untested})["fp16"]["observed"].is_null());
+}
+
+TEST_CASE("bench: a paired ratio is the median of the pairs' own ratios", "[bench]") {
+  using xgpu::cli::bench::compare_paired;
+  using xgpu::cli::bench::compare_with;
+  using xgpu::cli::bench::make_figure;
+  // The machine slowed down in the last two pairs: both sides took 3x as long there.
+  Figure ours = make_figure("s", "ours", "ns", Samples{{110, 110, 110, 330, 330}});
+  Figure theirs = make_figure("s", "theirs", "ns", Samples{{100, 100, 100, 300, 300}});
+  compare_paired(ours, theirs, 1.05, true);
+  CHECK(ours.ratio == Approx(1.10));
+  CHECK(ours.baseline == "theirs");
+  CHECK(ours.target == "<= 1.05");
+  CHECK_FALSE(ours.met);
+
+  // The load rose during the third pair, after its raw half: the ratio of the medians
+  // follows that one pair, the median of the pairs does not.
+  Figure late = make_figure("s", "late", "ns", Samples{{102, 102, 306, 306, 306}});
+  Figure early = make_figure("s", "early", "ns", Samples{{100, 100, 100, 300, 300}});
+  compare_with(late, early, 1.05, true);
+  CHECK(late.ratio == Approx(3.06));
+  compare_paired(late, early, 1.05, true);
+  CHECK(late.ratio == Approx(1.02));
+  CHECK(late.met);
+
+  // Unpaired samples (different counts) keep the ratio of the medians.
+  Figure three = make_figure("s", "three", "ns", Samples{{90, 100, 110}});
+  Figure two = make_figure("s", "two", "ns", Samples{{50, 50}});
+  compare_paired(three, two, 2.5, true);
+  CHECK(three.ratio == Approx(2.0));
+  CHECK(three.met);
 }

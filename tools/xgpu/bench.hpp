@@ -30,9 +30,11 @@ struct Figure {
   std::string suite, name, unit;
   Samples samples;
   std::string baseline;  ///< the figure this one is compared with, "" for none
-  double ratio = 0;      ///< this figure's median / the baseline's median
-  std::string target;    ///< e.g. "<= 1.5", "" for none
-  bool met = true;       ///< whether the target is met
+  /// This figure's median / the baseline's median, or the median of paired rounds' own ratios
+  /// (bench::compare_paired).
+  double ratio = 0;
+  std::string target;  ///< e.g. "<= 1.5", "" for none
+  bool met = true;     ///< whether the target is met
   std::string note;
 };
 

@@ -44,6 +44,23 @@ inline void compare_with(Figure& f, const Figure& baseline, double target, bool 
   f.met = at_most ? f.ratio <= target : f.ratio >= target;
 }
 
+/// compare_with(), for figures measured in pairs of rounds (round i of each side back to back):
+/// the ratio is the median of the rounds' own ratios, so that what the machine did in one
+/// stretch of time (another process, the clock) weighs on both sides of the pair alike.
+inline void compare_paired(Figure& f, const Figure& baseline, double target, bool at_most) {
+  compare_with(f, baseline, target, at_most);
+  const auto& ours = f.samples.values;
+  const auto& theirs = baseline.samples.values;
+  if (ours.size() != theirs.size() || ours.empty()) return;
+  Samples ratios;
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    if (theirs[i] <= 0) return;
+    ratios.values.push_back(ours[i] / theirs[i]);
+  }
+  f.ratio = ratios.median();
+  if (!f.target.empty()) f.met = at_most ? f.ratio <= target : f.ratio >= target;
+}
+
 inline unsigned host_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 /// Runs work(thread, threads) on every host core at once; returns the wall time in seconds,
