@@ -276,11 +276,8 @@ void before_pooled_launch(const detail::KernelArg* args, std::size_t count,
                           const detail::Module& module, void* queue) {
   detail::set_last_queue_of_this_thread(queue);
   for (std::size_t i = 0; i < count; ++i) {
-    const detail::BufferCore* buffer = args[i].buffer;
-    if (buffer != nullptr && detail::touches_pool(*buffer) &&
-        buffer->allocation->follows_previous_user()) {
-      buffer->allocation->order_after_previous_user(&module, queue);
-    }
+    if (args[i].buffer != nullptr)
+      detail::order_after_previous_user(*args[i].buffer, module, queue);
   }
 }
 

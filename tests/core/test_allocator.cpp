@@ -297,6 +297,30 @@ void on_each_pocl_device(Body&& body) {
   }
 }
 
+/// A block freed while kSlowFill still writes it on `queue`, and the next block of the same
+/// size: this thread's last queue was `queue`, so the pool hands the freed block out at once.
+struct FreedWhileRunning {
+  xgpu::Event running;            ///< the kernel, still pending (REQUIREd)
+  cl_mem freed_handle = nullptr;  ///< the freed block's native handle
+  std::uint64_t reserved = 0;     ///< the pool's reserved bytes before the new allocation
+  xgpu::Buffer<int> fresh;        ///< the new allocation
+};
+
+FreedWhileRunning free_while_running(xgpu::Context& context, xgpu::Queue& queue,
+                                     const xgpu::Kernel& slow, std::size_t n) {
+  FreedWhileRunning result;
+  {
+    xgpu::Buffer<int> doomed = context.alloc<int>(n);
+    result.freed_handle = xgpu::opencl::buffer(doomed);
+    result.running = queue.launch(slow, xgpu::Range{n}, doomed, 3000000);
+    queue.flush();
+  }  // freed while the kernel runs
+  result.reserved = context.memory_stats().reserved;
+  result.fresh = context.alloc<int>(n);
+  REQUIRE(result.running.status() != xgpu::EventStatus::complete);
+  return result;
+}
+
 // A block freed while a kernel still writes it must not reach another queue before the kernel
 // ends: if it did, the kernel's late writes would land in the new owner's data. Also when a
 // later command of another queue used the buffer and has finished: queues are not ordered
@@ -377,18 +401,8 @@ TEST_CASE("with no cross-queue barrier the host waits for the block's previous u
     xgpu::Queue other = context.queue();
     xgpu::Kernel slow = context.build({"slow_fill.cl", kSlowFill}).kernel("slow_fill");
     const std::size_t n = 256;
-    xgpu::Event running;
-    cl_mem freed_handle = nullptr;
-    {
-      xgpu::Buffer<int> doomed = context.alloc<int>(n);
-      freed_handle = xgpu::opencl::buffer(doomed);
-      running = writer.launch(slow, xgpu::Range{n}, doomed, 3000000);
-      writer.flush();
-    }  // freed while the kernel runs; this thread's last queue was `writer`
-    const std::uint64_t reserved = context.memory_stats().reserved;
-    xgpu::Buffer<int> fresh = context.alloc<int>(n);
-    // (Not its native handle yet: asking for it waits for the previous user too.)
-    REQUIRE(running.status() != xgpu::EventStatus::complete);
+    // (Not the new buffer's native handle yet: asking for it waits for the previous user too.)
+    auto [running, freed_handle, reserved, fresh] = free_while_running(context, writer, slow, n);
     REQUIRE(context.memory_stats().reserved == reserved);  // no new memory
     const xgpu::Event filled = other.fill(fresh, 2);       // asynchronous: returns at once...
     // ...but only once the host has waited for the kernel (a barrier would not block).
@@ -413,17 +427,7 @@ TEST_CASE("a block freed on a busy queue is reused at once, after its commands",
     const std::size_t n = 256;
     for (const bool through_native_handle : {false, true}) {
       INFO("the new buffer's first use is its native handle: " << through_native_handle);
-      xgpu::Event running;
-      cl_mem freed_handle = nullptr;
-      {
-        xgpu::Buffer<int> doomed = context.alloc<int>(n);
-        freed_handle = xgpu::opencl::buffer(doomed);
-        running = queue.launch(slow, xgpu::Range{n}, doomed, 3000000);
-        queue.flush();
-      }
-      const std::uint64_t reserved = context.memory_stats().reserved;
-      xgpu::Buffer<int> fresh = context.alloc<int>(n);
-      REQUIRE(running.status() != xgpu::EventStatus::complete);
+      auto [running, freed_handle, reserved, fresh] = free_while_running(context, queue, slow, n);
       CHECK(context.memory_stats().reserved == reserved);  // no new memory
       if (through_native_handle) {
         CHECK(xgpu::opencl::buffer(fresh) == freed_handle);

@@ -91,13 +91,19 @@ inline bool touches_pool(const BufferCore& buffer) noexcept {
 const void* last_queue_of_this_thread() noexcept;
 void set_last_queue_of_this_thread(const void* queue) noexcept;
 
+/// The ordering part of before_command(), for a caller that notes the thread's last queue
+/// itself (a launch: once for all its buffers).
+inline void order_after_previous_user(const BufferCore& buffer, const Module& module, void* queue) {
+  if (touches_pool(buffer) && buffer.allocation->follows_previous_user())
+    buffer.allocation->order_after_previous_user(&module, queue);
+}
+
 /// Called before every command that uses `buffer` on `queue`, before it is enqueued: one
 /// pointer test for a buffer that is not pooled.
 inline void before_command(const BufferCore& buffer, const Module& module, void* queue) {
   if (!touches_pool(buffer)) return;
   set_last_queue_of_this_thread(queue);
-  if (buffer.allocation->follows_previous_user())
-    buffer.allocation->order_after_previous_user(&module, queue);
+  order_after_previous_user(buffer, module, queue);
 }
 
 }  // namespace xgpu::detail
