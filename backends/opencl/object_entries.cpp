@@ -8,6 +8,7 @@
 #include "errors.hpp"
 #include "event_queue_refs.hpp"
 #include "serialized_call.hpp"
+#include "tracked_queues.hpp"
 
 namespace xgpu::opencl {
 namespace {
@@ -65,6 +66,7 @@ xgpu_status retain(uint32_t object_kind, void* object) {
     check(kind.retain(object), kind.retain_name);
     if (object_kind == XGPU_OBJECT_EVENT) event_retained(static_cast<cl_event>(object));
     if (object_kind == XGPU_OBJECT_CONTEXT) context_referenced(static_cast<cl_context>(object));
+    if (object_kind == XGPU_OBJECT_QUEUE) queue_referenced(static_cast<cl_command_queue>(object));
     return XGPU_STATUS_SUCCESS;
   });
 }
@@ -80,6 +82,9 @@ xgpu_status release(uint32_t object_kind, void* object) {
     // every context) go first, so that the context dies now rather than in CLBlast's exit
     // handler (clblast_lifetime.hpp).
     if (object_kind == XGPU_OBJECT_CONTEXT) context_unreferencing(static_cast<cl_context>(object));
+    if (object_kind == XGPU_OBJECT_QUEUE) {
+      queue_unreferencing(static_cast<cl_command_queue>(object));
+    }
     check(kind.release(object), kind.release_name);
     if (held) event_released(event);
     return XGPU_STATUS_SUCCESS;

@@ -9,6 +9,7 @@
 #include "program_devices.hpp"
 #include "serialized_call.hpp"
 #include "status_names.hpp"
+#include "tracked_queues.hpp"
 #include "xgpu/common/out_param.hpp"
 
 namespace xgpu::opencl {
@@ -25,6 +26,9 @@ xgpu_status program_binary(xgpu_program program, xgpu_device device, void* buffe
     if (found == devices.end()) fail(CL_INVALID_DEVICE, "program_binary: device not in program");
     size_t index = static_cast<size_t>(found - devices.begin());
 
+    // Under the compile lock, which launches take too: no launch starts until the fetch ends.
+    // Before the sizes too: PoCL compiles for either query.
+    finish_queues_before_binary(cl_program_handle);
     std::vector<size_t> sizes(devices.size());
     check(clGetProgramInfo(cl_program_handle, CL_PROGRAM_BINARY_SIZES,
                            sizes.size() * sizeof(size_t), sizes.data(), nullptr),

@@ -9,6 +9,7 @@
 #include "event_queue_refs.hpp"
 #include "registry.hpp"
 #include "serialized_call.hpp"
+#include "tracked_queues.hpp"
 #include "wait_list.hpp"
 #include "xgpu/common/log.hpp"
 
@@ -74,6 +75,7 @@ xgpu_status queue_create(xgpu_context context, xgpu_device device, uint32_t flag
         clCreateCommandQueue(reinterpret_cast<cl_context>(context),
                              reinterpret_cast<cl_device_id>(device), properties, &status);
     check(status, "clCreateCommandQueue");
+    queue_referenced(created);  // the caller's reference, counted for tracked_queues.hpp
     *queue = reinterpret_cast<xgpu_queue>(created);
     return XGPU_STATUS_SUCCESS;
   });

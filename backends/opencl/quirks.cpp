@@ -31,6 +31,18 @@ constexpr Quirk kQuirks[] = {
      "device compiles inside clEnqueueNDRangeKernel (70-95 ms), under it. Taking it costs a "
      "launch ~80 of PoCL's ~3,000 instructions; taking it only at a kernel's first launch of "
      "each shape saved ~24 once the shapes were tracked, so every launch still takes it."},
+    {QuirkId::kFinishQueuesBeforeBinary, "finish_queues_before_binary", "pocl", "", "", "3.1",
+     "PoCL keeps one process-wide list of loaded work-group functions, with counts: a launch "
+     "counts its entry up when it starts, and when it ends counts down the first entry that "
+     "matches its kernel hash and work-group size, whichever entry that is. Fetching a "
+     "program's binary (pocl_driver_build_poclbinary, for the sizes as for the bytes) puts a "
+     "generic entry of each kernel at the front of that list with a count of 0; a launch of a "
+     "kernel with reqd_work_group_size that was running then counts that entry down and "
+     "aborts (common.c:909, assertion found->ref_count > 0; seen in CI when the kernel cache "
+     "saved the GEMM program while later launches of it ran, and every time in the test of "
+     "this case with the workaround off). The module records the caller's queues of the "
+     "platform; a binary fetch, holding the compile lock that launches take "
+     "(serialize_compiles), first finishes them all, so no launch runs during it."},
 };
 
 static_assert(sizeof(kQuirks) / sizeof(kQuirks[0]) == static_cast<std::size_t>(QuirkId::kCount),

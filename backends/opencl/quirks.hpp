@@ -15,6 +15,7 @@ enum class QuirkId : std::size_t {
   kSerializeAllCalls,
   kRetainQueueForEvents,
   kSerializeCompiles,
+  kFinishQueuesBeforeBinary,
   kCount  // not a quirk: the number of them
 };
 

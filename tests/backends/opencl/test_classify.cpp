@@ -111,6 +111,8 @@ TEST_CASE("A quirk applies by implementation and driver version", "[classify]") 
   using xgpu::opencl::QuirkId;
   CHECK(quirk_applies(quirk(QuirkId::kSerializeCompiles), "pocl", "3.1+debian"));
   CHECK_FALSE(quirk_applies(quirk(QuirkId::kSerializeCompiles), "nvidia", "535.104"));
+  CHECK(quirk_applies(quirk(QuirkId::kFinishQueuesBeforeBinary), "pocl", "3.1+debian"));
+  CHECK_FALSE(quirk_applies(quirk(QuirkId::kFinishQueuesBeforeBinary), "oclgrind", "21.10"));
   CHECK(quirk_applies(quirk(QuirkId::kSerializeAllCalls), "oclgrind", "Oclgrind 21.10"));
   CHECK_FALSE(quirk_applies(quirk(QuirkId::kSerializeAllCalls), "pocl", "3.1"));
 
