@@ -66,7 +66,14 @@ xgpu_status retain(uint32_t object_kind, void* object) {
     check(kind.retain(object), kind.retain_name);
     if (object_kind == XGPU_OBJECT_EVENT) event_retained(static_cast<cl_event>(object));
     if (object_kind == XGPU_OBJECT_CONTEXT) context_referenced(static_cast<cl_context>(object));
-    if (object_kind == XGPU_OBJECT_QUEUE) queue_referenced(static_cast<cl_command_queue>(object));
+    if (object_kind == XGPU_OBJECT_QUEUE) {
+      try {
+        queue_referenced(static_cast<cl_command_queue>(object));
+      } catch (...) {
+        kind.release(object);  // undone: a retain that fails takes no reference
+        throw;
+      }
+    }
     return XGPU_STATUS_SUCCESS;
   });
 }

@@ -75,7 +75,12 @@ xgpu_status queue_create(xgpu_context context, xgpu_device device, uint32_t flag
         clCreateCommandQueue(reinterpret_cast<cl_context>(context),
                              reinterpret_cast<cl_device_id>(device), properties, &status);
     check(status, "clCreateCommandQueue");
-    queue_referenced(created);  // the caller's reference, counted for tracked_queues.hpp
+    try {
+      queue_referenced(created);  // the caller's reference, counted for tracked_queues.hpp
+    } catch (...) {
+      clReleaseCommandQueue(created);
+      throw;
+    }
     *queue = reinterpret_cast<xgpu_queue>(created);
     return XGPU_STATUS_SUCCESS;
   });
