@@ -164,7 +164,8 @@ TEST_CASE("a program is saved while launches of it still run", "[cache]") {
       xgpu::Queue queue = context.queue();
       xgpu::Buffer<uint32_t> x = context.alloc<uint32_t>(n);
       // The first launch is the one the save waits for; the wider ones after it (another
-      // work-group function in PoCL, for a larger grid) still run while the binary is fetched.
+      // work-group function in PoCL, for a larger grid) are still queued when the save starts.
+      // Their rounds alternate, so the result also shows that the last one ran last.
       queue.launch(spin, xgpu::Range{8}, xgpu::Range{8}, x, rounds).wait();
       for (int i = 0; i < launches; ++i) {
         queue.launch(spin, xgpu::Range{n}, xgpu::Range{8}, x, rounds + (i % 2));
