@@ -1,4 +1,4 @@
-// The process-wide locks of serialize_all_calls and serialize_compiles.
+// The process-wide driver lock of serialize_all_calls.
 #include "serialized_call.hpp"
 
 #include <mutex>
@@ -14,17 +14,7 @@ std::recursive_mutex& driver_lock() {
   return *lock;
 }
 
-// Plain: nothing under it compiles twice on one thread. Never destroyed, as above.
-std::mutex& compiler_lock() {
-  static std::mutex* lock = new std::mutex;
-  return *lock;
-}
-
 }  // namespace
-
-void lock_compiler() { compiler_lock().lock(); }
-
-void unlock_compiler() { compiler_lock().unlock(); }
 
 void lock_driver() { driver_lock().lock(); }
 

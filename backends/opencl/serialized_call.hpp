@@ -9,6 +9,7 @@
 // for another thread's call, and the compile lock is always taken inside the driver lock.
 #pragma once
 
+#include "compile_lock.hpp"
 #include "errors.hpp"
 #include "quirk_platforms.hpp"
 
@@ -16,8 +17,9 @@ namespace xgpu::opencl {
 
 void lock_driver();
 void unlock_driver();
-void lock_compiler();
-void unlock_compiler();
+
+inline void lock_compiler() { g_compile_lock.lock(); }
+inline void unlock_compiler() { g_compile_lock.unlock(); }
 
 /// Holds a lock for its lifetime when `handle` belongs to a platform with quirk `Id`; does
 /// nothing otherwise (and for NULL). Inline, so that an entry of an unaffected driver pays
