@@ -8,6 +8,13 @@
 
 namespace xgpu {
 
+namespace detail {
+void throw_empty_handle(const char* what) {
+  throw Error(Errc::invalid_handle,
+              std::string("this ") + what + " is empty (default-constructed or moved-from)", what);
+}
+}  // namespace detail
+
 Context::Context(const Device& device) {
   if (!device) {
     throw Error(Errc::invalid_handle, "cannot make a Context from an empty Device", "Context");

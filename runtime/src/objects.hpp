@@ -94,14 +94,14 @@ std::map<std::string, std::vector<Parameter>> decode_signatures(const std::strin
 std::vector<Parameter> read_parameters(const Module& module, xgpu_kernel kernel, std::size_t count,
                                        bool& known);
 
+/// The invalid_handle error of state_of(), out of line: the check itself stays inline, since
+/// every launch and copy makes it.
+[[noreturn]] void throw_empty_handle(const char* what);
+
 /// The state behind a handle, or an invalid_handle error naming what was empty.
 template <class State>
 const State& state_of(const std::shared_ptr<State>& state, const char* what) {
-  if (!state) {
-    throw Error(Errc::invalid_handle,
-                std::string("this ") + what + " is empty (default-constructed or moved-from)",
-                what);
-  }
+  if (!state) throw_empty_handle(what);
   return *state;
 }
 
