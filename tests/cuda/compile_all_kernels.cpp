@@ -35,6 +35,7 @@ struct Program {
   std::string source;        // includes expanded
   std::string options;       // OpenCL build options
   bool relocatable = false;  // clCompileProgram'd, to be linked: may call other programs
+  bool recorded = false;     // built by the conformance suite for this machine's device
 };
 
 // "// xgpu-ptx-expect: KERNEL INSTRUCTION..." in a source: each instruction must appear in
@@ -237,7 +238,7 @@ std::vector<Program> gather(const Options& o) {
       fs::path mode = file;
       mode.replace_extension(".mode");
       programs.push_back({file.string(), read_file(file),
-                          fs::exists(options) ? read_file(options) : "", fs::exists(mode)});
+                          fs::exists(options) ? read_file(options) : "", fs::exists(mode), true});
     }
   }
   for (const fs::path& file : o.sources) programs.push_back({file.string(), read_file(file), ""});
@@ -325,6 +326,19 @@ Outcome compile_one(const Program& program, const Options& options,
       return outcome;
     }
     const std::string assembled = assemble(ptxas, ptx.ptx, arch, scratch, program.relocatable);
+    // A recorded program was shaped for the recording device: the library sizes its tiles
+    // from that device's local memory (GEMM's on an AVX-512 CPU: 64 KiB). A CUDA device
+    // reports 48 KiB, the static shared memory a kernel may use, so the library never builds
+    // that shape there (a user's kernel of that size fails the CUDA module's build the same way).
+    // kernels/ at its GPU defaults is held to the limit.
+    if (program.recorded && assembled.find("uses too much shared data") != std::string::npos) {
+      out << "refused (expected, the recording device's shape exceeds CUDA's 48 KiB of shared "
+             "memory) sm_"
+          << arch << ": " << program.name << ": " << assembled << "\n";
+      outcome.kind = Outcome::refused;
+      outcome.text = out.str();
+      return outcome;
+    }
     if (!assembled.empty()) {
       out << "FAIL ptxas sm_" << arch << ": " << program.name << ": " << assembled << "\n";
       outcome.text = out.str();
