@@ -60,6 +60,32 @@ __kernel void triad(__global float* a, __global const float* b, __global const f
 }
 )";
 
+// The scan's floor: a copy, the least memory traffic of any scan (each element read once and
+// written once). Each item copies a run of KCOPYRUN uint16 vectors with streaming stores where
+// the compiler has them, as xgpu's CPU scan writes, so that no written line is read first.
+constexpr std::size_t kCopyRun = 64;
+constexpr const char* kCopySource = R"(
+#ifdef __has_builtin
+#if __has_builtin(__builtin_nontemporal_store)
+#define STREAM_STORE(value, pointer) __builtin_nontemporal_store((value), (pointer))
+#endif
+#if __has_builtin(__builtin_ia32_sfence)
+#define STREAM_FENCE() __builtin_ia32_sfence()
+#endif
+#endif
+#ifndef STREAM_STORE
+#define STREAM_STORE(value, pointer) (*(pointer) = (value))
+#endif
+#ifndef STREAM_FENCE
+#define STREAM_FENCE()
+#endif
+__kernel void copy(__global uint16* out, __global const uint16* in) {
+  const size_t start = get_global_id(0) * KCOPYRUN;
+  for (size_t k = start; k < start + KCOPYRUN; ++k) STREAM_STORE(in[k], out + k);
+  STREAM_FENCE();
+}
+)";
+
 // Runs the triad kernel over n floats a, b, c (a = b + 3c) and waits.
 void run_triad(Queue& queue, const Kernel& triad, std::size_t n, const Buffer<float>& a,
                const Buffer<float>& b, const Buffer<float>& c) {
@@ -169,23 +195,47 @@ void scan(Context& context, Queue& queue, std::size_t n, int reps, std::vector<F
                        boost_compute::begin(bc_out), bc_queue);
     bc_queue.finish();
   };
+  // The floor: a kernel that copies the elements (what every scan must at least read and
+  // write) into a buffer of its own, measured after the rounds as the sum's floor is.
+  const Kernel copy = context
+                          .build(Source{"bench_library_copy.cl", kCopySource},
+                                 "-D KCOPYRUN=" + std::to_string(kCopyRun))
+                          .kernel("copy");
+  auto copied = context.alloc<std::uint32_t>(n);
+  // Whole runs only: the few elements past them are not copied (16M elements have none).
+  const std::size_t copy_items = n / (16 * kCopyRun);
+  auto run_copy = [&] {
+    queue.launch(copy, Range{copy_items}, copied, in);
+    queue.finish();
+  };
   run_ours();
   run_boost();
+  run_copy();
   bench::settle(queue);
-  Samples s_ours, s_boost;
+  Samples s_ours, s_boost, s_floor;
   for (int r = 0; r < reps; ++r) {
     s_ours.values.push_back(milliseconds(run_ours));
     s_boost.values.push_back(milliseconds(run_boost));
   }
+  for (int r = 0; r < reps; ++r) s_floor.values.push_back(milliseconds(run_copy));
   std::vector<std::uint32_t> expected(n);
   std::partial_sum(host.begin(), host.end(), expected.begin());
   if (queue.read(out) != expected) wrong("xgpu::inclusive_scan differs from the host's");
   if (queue.read(bc_out) != expected)
     wrong("Boost.Compute's inclusive_scan differs from the host's");
+  const std::vector<std::uint32_t> copied_host = queue.read(copied);
+  if (!std::equal(host.begin(), host.begin() + copy_items * 16 * kCopyRun, copied_host.begin()))
+    wrong("the copy kernel gave a wrong result");
   const std::string size = count_text(n) + " uint32";
   Figure boost =
       bench::make_figure(kSuite, "inclusive scan, Boost.Compute, " + size, "ms", s_boost);
   figures.push_back(boost);
+  Figure floor = bench::make_figure(
+      kSuite, "scan floor: a kernel copying " + size + " (one read, one write each)", "ms",
+      s_floor);
+  bench::compare_with(floor, boost, 0, true);
+  floor.note = "the least traffic of a scan: its ratio is about the best xgpu's scan can reach";
+  figures.push_back(floor);
   add_compared(figures, bench::make_figure(kSuite, "inclusive scan, xgpu, " + size, "ms", s_ours),
                boost, 1.0 / 3, true, "target: >= 3x Boost.Compute");
 }
