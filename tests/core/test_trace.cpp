@@ -9,12 +9,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 #include <xgpu/opencl.hpp>
 #include <xgpu/trace.hpp>
@@ -327,11 +327,94 @@ TEST_CASE("ten thousand traced launches from two threads: one event each, in ord
   std::remove(path.c_str());
 }
 
+namespace {
+
+// A queue held shut by a user event (the gate, enqueued behind xgpu's back), and a thread
+// flooding it with traced launches until the recorder, past its 4,096 pending commands, makes
+// it wait for the oldest. A watchdog opens the gate after 3 s whatever happens, so that a
+// test fails instead of hanging; the destructor opens it and joins both threads, so that a
+// failed check leaves no thread unjoined.
+class GatedFlood {
+ public:
+  static constexpr int kFlood = 4200;
+
+  GatedFlood(const xgpu::Device& device, const std::string& trace_file)
+      : context_(device),
+        queue_(context_.queue()),
+        touch_(context_.build({"touch.cl", kTouch}).kernel("touch")),
+        x_(context_.alloc<int>(1)) {
+    queue_.fill(x_, 0);
+    queue_.finish();
+    cl_int status = CL_SUCCESS;
+    gate_ = clCreateUserEvent(xgpu::opencl::context(context_), &status);
+    if (status != CL_SUCCESS || clEnqueueBarrierWithWaitList(xgpu::opencl::queue(queue_), 1, &gate_,
+                                                             nullptr) != CL_SUCCESS) {
+      if (gate_ != nullptr) clReleaseEvent(gate_);
+      throw std::runtime_error("could not put a user event's barrier on the queue");
+    }
+    try {
+      xgpu::trace::start(trace_file);
+    } catch (...) {
+      clReleaseEvent(gate_);
+      throw;
+    }
+    watchdog_ = std::thread([this] {
+      for (int i = 0; i < 300 && !done_.load(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      open_gate();
+    });
+    flooder_ = std::thread([this] {
+      for (int i = 0; i < kFlood; ++i) {
+        queue_.launch(touch_, xgpu::Range{1}, x_);
+        launched_.fetch_add(1);
+      }
+    });
+    // Until the flooder is into its wait for the oldest command (or the watchdog gave up).
+    while (launched_.load() < 4000 && !opened_.load())
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  GatedFlood(const GatedFlood&) = delete;
+  GatedFlood& operator=(const GatedFlood&) = delete;
+  ~GatedFlood() {
+    join();
+    done_.store(true);
+    watchdog_.join();
+    clReleaseEvent(gate_);
+  }
+
+  void open_gate() {
+    if (!opened_.exchange(true)) clSetUserEventStatus(gate_, CL_COMPLETE);
+  }
+  /// Opens the gate and waits for the flooder's last launch.
+  void join() {
+    open_gate();
+    if (flooder_.joinable()) flooder_.join();
+  }
+  bool opened() const { return opened_.load(); }
+  int launched() const { return launched_.load(); }
+  xgpu::Context& context() { return context_; }
+  /// The counter every launch incremented, once the queue has run them all.
+  int count() { return queue_.read(x_)[0]; }
+
+ private:
+  xgpu::Context context_;
+  xgpu::Queue queue_;
+  xgpu::Kernel touch_;
+  xgpu::Buffer<int> x_;
+  cl_event gate_ = nullptr;
+  std::atomic<bool> opened_{false};
+  std::atomic<bool> done_{false};
+  std::atomic<int> launched_{0};
+  std::thread watchdog_;
+  std::thread flooder_;
+};
+
+}  // namespace
+
 // Past 4,096 pending commands a thread waits for the oldest of its queue; that wait must not
-// hold the recorder's lock, or every other traced thread stops until the device is done.
-// The queue is held shut by a user event (enqueued behind xgpu's back) that this thread opens:
-// with the lock held during the wait, this thread's traced work would wait for it forever, so
-// a watchdog opens it after a few seconds and the test fails instead of hanging.
+// hold the recorder's lock, or every other traced thread stops until the device is done: with
+// the lock held, this thread's traced work would wait for the gate until the watchdog opens it.
 TEST_CASE("a thread waiting for its oldest traced command does not stop the others", "[trace]") {
   const std::optional<xgpu::Device> device = first_pocl();
   if (!device) {
@@ -339,73 +422,60 @@ TEST_CASE("a thread waiting for its oldest traced command does not stop the othe
     return;
   }
   const std::string path = trace_path("waiting");
-  xgpu::Context context(*device);
-  xgpu::Queue flooded = context.queue();
-  xgpu::Kernel touch = context.build({"touch.cl", kTouch}).kernel("touch");
-  xgpu::Buffer<int> x = context.alloc<int>(1);
-  flooded.fill(x, 0);
-  flooded.finish();
-  cl_int status = CL_SUCCESS;
-  cl_event gate = clCreateUserEvent(xgpu::opencl::context(context), &status);
-  REQUIRE(status == CL_SUCCESS);
-  REQUIRE(clEnqueueBarrierWithWaitList(xgpu::opencl::queue(flooded), 1, &gate, nullptr) ==
-          CL_SUCCESS);
-  std::atomic<bool> opened{false};
-  auto open_gate = [&] {
-    if (!opened.exchange(true)) clSetUserEventStatus(gate, CL_COMPLETE);
-  };
-  std::atomic<bool> done{false};
-  std::thread watchdog([&] {
-    for (int i = 0; i < 300 && !done.load(); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    open_gate();
-  });
-
-  xgpu::trace::start(path);
-  // Behind the gate none of these completes: the recorder's 4,096th pending command makes the
-  // flooding thread wait for the oldest.
-  constexpr int kFlood = 4200;
-  std::atomic<int> launched{0};
-  std::thread flooder([&] {
-    for (int i = 0; i < kFlood; ++i) {
-      flooded.launch(touch, xgpu::Range{1}, x);
-      launched.fetch_add(1);
-    }
-  });
-  struct Joiner {  // a failed REQUIRE below must not leave a thread unjoined (terminate)
-    std::thread& thread;
-    std::function<void()> before;
-    ~Joiner() {
-      before();
-      if (thread.joinable()) thread.join();
-    }
-  } join_flooder{flooder, open_gate}, join_watchdog{watchdog, [&] { done.store(true); }};
-  while (launched.load() < 4000 && !opened.load())
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // into its wait
-  REQUIRE(!opened.load());
-  REQUIRE(launched.load() < kFlood);  // the flooder waits for the gate
+  GatedFlood flood(*device, path);
+  REQUIRE(!flood.opened());
+  REQUIRE(flood.launched() < GatedFlood::kFlood);  // the flooder waits for the gate
 
   // This thread's traced work that needs no device goes on meanwhile: an allocation and its
   // free (the allocator's counter track) and a range.
   const auto begin = std::chrono::steady_clock::now();
-  { xgpu::Buffer<int> scratch = context.alloc<int>(1024); }
+  { xgpu::Buffer<int> scratch = flood.context().alloc<int>(1024); }
   { xgpu::trace::range scope("while the other thread waits"); }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   INFO("this thread's traced work took " << seconds << " s");
-  CHECK(!opened.load());  // done before the watchdog had to open the gate
-  CHECK(launched.load() < kFlood);
-  open_gate();
-  flooder.join();
-  CHECK(flooded.read(x)[0] == kFlood);
+  CHECK(!flood.opened());  // done before the watchdog had to open the gate
+  CHECK(flood.launched() < GatedFlood::kFlood);
+  flood.join();
+  CHECK(flood.count() == GatedFlood::kFlood);
   xgpu::trace::stop();
-  clReleaseEvent(gate);
   const json trace = json::parse(file_text(path));
-  CHECK(events_of(trace, "launch").size() == static_cast<std::size_t>(kFlood));
+  CHECK(events_of(trace, "launch").size() == static_cast<std::size_t>(GatedFlood::kFlood));
   CHECK(events_of(trace, "range").size() == 1);
   std::size_t counters = 0;
   for (const json& event : trace["traceEvents"]) counters += event.value("ph", "") == "C";
   CHECK(counters >= 2);  // the scratch buffer's allocation and free
+  std::remove(path.c_str());
+}
+
+// stop() from another thread while the flooder waits: it waits for the commands in flight
+// too, and the file it ends holds every launch traced before it, whole.
+TEST_CASE("stop() while a thread waits for a traced command waits for it too", "[trace]") {
+  const std::optional<xgpu::Device> device = first_pocl();
+  if (!device) {
+    REQUIRE(xgpu_test::count_implementation("pocl") == 0);
+    return;
+  }
+  const std::string path = trace_path("stop_waiting");
+  GatedFlood flood(*device, path);
+  REQUIRE(!flood.opened());
+  // The flooder is inside launch number traced + 1: enqueued and pending, waiting for the
+  // oldest. Launches after stop() are not traced.
+  const int traced = flood.launched() + 1;
+  std::atomic<bool> stopped{false};
+  std::thread stopper([&] {
+    xgpu::trace::stop();
+    stopped.store(true);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(!stopped.load());  // the commands it must write are behind the closed gate
+  CHECK(!flood.opened());  // (not the watchdog's doing)
+  flood.join();
+  stopper.join();
+  CHECK(stopped.load());
+  CHECK(flood.count() == GatedFlood::kFlood);
+  CHECK(!xgpu::trace::running());
+  const json trace = json::parse(file_text(path));  // ended: parses without being closed here
+  CHECK(events_of(trace, "launch").size() == static_cast<std::size_t>(traced));
   std::remove(path.c_str());
 }
