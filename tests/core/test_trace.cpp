@@ -337,6 +337,9 @@ namespace {
 class GatedFlood {
  public:
   static constexpr int kFlood = 4200;
+  /// The launch that waits for the oldest: the recorder keeps 4,096 pending commands
+  /// (kMaxPending in runtime/src/trace/recorder.cpp), and nothing behind the gate completes.
+  static constexpr int kWaitingLaunch = 4096;
 
   GatedFlood(const xgpu::Device& device, const std::string& trace_file)
       : context_(device),
@@ -369,8 +372,9 @@ class GatedFlood {
         launched_.fetch_add(1);
       }
     });
-    // Until the flooder is into its wait for the oldest command (or the watchdog gave up).
-    while (launched_.load() < 4000 && !opened_.load())
+    // Until the flooder is into its wait for the oldest command (or the watchdog gave up):
+    // every launch before the waiting one has returned.
+    while (launched_.load() < kWaitingLaunch - 1 && !opened_.load())
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -459,9 +463,10 @@ TEST_CASE("stop() while a thread waits for a traced command waits for it too", "
   const std::string path = trace_path("stop_waiting");
   GatedFlood flood(*device, path);
   REQUIRE(!flood.opened());
-  // The flooder is inside launch number traced + 1: enqueued and pending, waiting for the
-  // oldest. Launches after stop() are not traced.
-  const int traced = flood.launched() + 1;
+  // The flooder is inside its waiting launch, enqueued and pending; launches after stop() are
+  // not traced. So the file must hold exactly the launches up to the waiting one.
+  REQUIRE(flood.launched() == GatedFlood::kWaitingLaunch - 1);
+  const int traced = GatedFlood::kWaitingLaunch;
   std::atomic<bool> stopped{false};
   std::thread stopper([&] {
     xgpu::trace::stop();
