@@ -61,28 +61,15 @@ __kernel void triad(__global float* a, __global const float* b, __global const f
 )";
 
 // The scan's floor: a copy, the least memory traffic of any scan (each element read once and
-// written once). Each item copies a run of KCOPYRUN uint16 vectors with streaming stores where
-// the compiler has them, as xgpu's CPU scan writes, so that no written line is read first.
+// written once). Each item copies a run of KCOPYRUN uint16 vectors with the library's streaming
+// stores (xgpu_common.cl), as xgpu's CPU scan writes, so that no written line is read first.
 constexpr std::size_t kCopyRun = 64;
 constexpr const char* kCopySource = R"(
-#ifdef __has_builtin
-#if __has_builtin(__builtin_nontemporal_store)
-#define STREAM_STORE(value, pointer) __builtin_nontemporal_store((value), (pointer))
-#endif
-#if __has_builtin(__builtin_ia32_sfence)
-#define STREAM_FENCE() __builtin_ia32_sfence()
-#endif
-#endif
-#ifndef STREAM_STORE
-#define STREAM_STORE(value, pointer) (*(pointer) = (value))
-#endif
-#ifndef STREAM_FENCE
-#define STREAM_FENCE()
-#endif
+#include "xgpu_common.cl"
 __kernel void copy(__global uint16* out, __global const uint16* in) {
   const size_t start = get_global_id(0) * KCOPYRUN;
-  for (size_t k = start; k < start + KCOPYRUN; ++k) STREAM_STORE(in[k], out + k);
-  STREAM_FENCE();
+  for (size_t k = start; k < start + KCOPYRUN; ++k) XGPU_STREAM_STORE(in[k], out + k);
+  XGPU_STREAM_FENCE();
 }
 )";
 
