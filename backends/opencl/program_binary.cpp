@@ -18,7 +18,7 @@ using common::require_capacity;
 
 xgpu_status program_binary(xgpu_program program, xgpu_device device, void* buffer, size_t capacity,
                            size_t* size_ret) {
-  return guard_compiling(program, [&] {
+  return guard_on(program, [&] {
     auto cl_program_handle = reinterpret_cast<cl_program>(program);
     cl_device_id wanted = program_device(cl_program_handle, device);
     std::vector<cl_device_id> devices = program_devices(cl_program_handle);
@@ -27,26 +27,27 @@ xgpu_status program_binary(xgpu_program program, xgpu_device device, void* buffe
     size_t index = static_cast<size_t>(found - devices.begin());
 
     // Under the compile lock, which launches take too: no launch starts until the fetch ends.
-    // Before the sizes too: PoCL compiles for either query.
-    finish_queues_before_binary(cl_program_handle);
-    std::vector<size_t> sizes(devices.size());
-    check(clGetProgramInfo(cl_program_handle, CL_PROGRAM_BINARY_SIZES,
-                           sizes.size() * sizeof(size_t), sizes.data(), nullptr),
-          "clGetProgramInfo");
-    if (sizes[index] == 0) {
-      fail(XGPU_STATUS_NOT_AVAILABLE, "program_binary: no binary (program not built?)");
-    }
-    if (size_ret != nullptr) *size_ret = sizes[index];
-    if (buffer == nullptr) return XGPU_STATUS_SUCCESS;
-    require_capacity(sizes[index], capacity);
+    // The sizes too: PoCL compiles for either query.
+    return fetch_with_queues_drained(cl_program_handle, [&] {
+      std::vector<size_t> sizes(devices.size());
+      check(clGetProgramInfo(cl_program_handle, CL_PROGRAM_BINARY_SIZES,
+                             sizes.size() * sizeof(size_t), sizes.data(), nullptr),
+            "clGetProgramInfo");
+      if (sizes[index] == 0) {
+        fail(XGPU_STATUS_NOT_AVAILABLE, "program_binary: no binary (program not built?)");
+      }
+      if (size_ret != nullptr) *size_ret = sizes[index];
+      if (buffer == nullptr) return XGPU_STATUS_SUCCESS;
+      require_capacity(sizes[index], capacity);
 
-    // A NULL entry tells the driver to skip that device's binary.
-    std::vector<unsigned char*> binaries(devices.size(), nullptr);
-    binaries[index] = static_cast<unsigned char*>(buffer);
-    check(clGetProgramInfo(cl_program_handle, CL_PROGRAM_BINARIES,
-                           binaries.size() * sizeof(unsigned char*), binaries.data(), nullptr),
-          "clGetProgramInfo");
-    return XGPU_STATUS_SUCCESS;
+      // A NULL entry tells the driver to skip that device's binary.
+      std::vector<unsigned char*> binaries(devices.size(), nullptr);
+      binaries[index] = static_cast<unsigned char*>(buffer);
+      check(clGetProgramInfo(cl_program_handle, CL_PROGRAM_BINARIES,
+                             binaries.size() * sizeof(unsigned char*), binaries.data(), nullptr),
+            "clGetProgramInfo");
+      return XGPU_STATUS_SUCCESS;
+    });
   });
 }
 

@@ -1,8 +1,10 @@
 // The queue record of finish_queues_before_binary; see tracked_queues.hpp.
 #include "tracked_queues.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -44,8 +46,9 @@ void drop_queue_reference(cl_command_queue queue) {
   }
 }
 
-void finish_queues_of(const void* handle) {
-  // Retained under the record's lock, so that no queue dies while it is finished here: a
+bool queues_drained_within(const void* handle, std::chrono::steady_clock::duration bound) {
+  const auto deadline = std::chrono::steady_clock::now() + bound;
+  // Retained under the record's lock, so that no queue dies while a marker goes on it: a
   // caller's last release leaves the record before it reaches the driver.
   std::vector<cl_command_queue> queues;
   {
@@ -57,19 +60,46 @@ void finish_queues_of(const void* handle) {
       if (clRetainCommandQueue(entry.first) == CL_SUCCESS) queues.push_back(entry.first);
     }
   }
-  // Every queue flushed before any is waited for: a command waiting for another queue's
-  // event cannot then wait for a command its driver was never given.
+  // A marker with no wait list completes once everything enqueued before it on its queue has
+  // (in-order or not). Every queue is flushed before any is waited for: a command waiting for
+  // another queue's event cannot then wait for a command its driver was never given.
+  std::vector<cl_event> markers;
+  markers.reserve(queues.size());
   cl_int status = CL_SUCCESS;
   for (cl_command_queue queue : queues) {
+    cl_event marker = nullptr;
+    cl_int enqueued = clEnqueueMarkerWithWaitList(queue, 0, nullptr, &marker);
+    if (enqueued == CL_SUCCESS) markers.push_back(marker);
+    if (status == CL_SUCCESS) status = enqueued;
     cl_int flushed = clFlush(queue);
     if (status == CL_SUCCESS) status = flushed;
   }
-  for (cl_command_queue queue : queues) {
-    cl_int finished = clFinish(queue);
-    if (status == CL_SUCCESS) status = finished;
+  // Polled, not waited for (clWaitForEvents has no time-out); the pause grows from 50 us to
+  // 2 ms, so a short wait costs little and a long one little CPU.
+  bool drained = status == CL_SUCCESS;
+  auto pause = std::chrono::microseconds(50);
+  for (cl_event marker : markers) {
+    while (drained) {
+      cl_int execution = CL_QUEUED;
+      cl_int queried = clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(execution),
+                                      &execution, nullptr);
+      if (queried != CL_SUCCESS) {
+        status = queried;
+        drained = false;
+      } else if (execution <= CL_COMPLETE) {
+        break;  // complete, or ended with an error: either way nothing runs before it
+      } else if (std::chrono::steady_clock::now() >= deadline) {
+        drained = false;
+      } else {
+        std::this_thread::sleep_for(pause);
+        pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(2));
+      }
+    }
   }
+  for (cl_event marker : markers) clReleaseEvent(marker);
   for (cl_command_queue queue : queues) clReleaseCommandQueue(queue);
-  check(status, "clFinish (before fetching a program binary)");
+  check(status, "waiting for the queues to drain (before fetching a program binary)");
+  return drained;
 }
 
 }  // namespace detail

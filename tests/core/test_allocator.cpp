@@ -11,10 +11,12 @@
 #include <xgpu/opencl.hpp>
 
 #include "../../tools/xgpu/bench_alloc_trace.hpp"  // the training step bench memory replays
+#include "queue_gate.hpp"
 #include "test_support.hpp"
 
 using xgpu_test::capture_error;
 using xgpu_test::check_error;
+using xgpu_test::QueueGate;
 using xgpu_test::ScopedEnv;
 
 namespace {
@@ -242,41 +244,6 @@ constexpr const char* kSlowFill = R"(
       for (int r = 0; r < rounds; ++r) x = x * 1103515245u + 12345u;
       out[i] = (x == 42u) ? 3 : 1;
     })";
-
-// A user event placed (behind xgpu's back) at the head of a queue: nothing enqueued after it
-// starts until open(). A slow kernel alone is not enough to keep a command pending: PoCL runs
-// another queue's commands on the same worker threads, so finishing that queue can wait for the
-// kernel to end. A watchdog opens the gate after 10 s, so a wait on it fails a test, never hangs.
-class QueueGate {
- public:
-  QueueGate(const xgpu::Context& context, const xgpu::Queue& queue) {
-    cl_int status = CL_SUCCESS;
-    gate_ = clCreateUserEvent(xgpu::opencl::context(context), &status);
-    REQUIRE(status == CL_SUCCESS);
-    REQUIRE(clEnqueueBarrierWithWaitList(xgpu::opencl::queue(queue), 1, &gate_, nullptr) ==
-            CL_SUCCESS);
-    watchdog_ = std::thread([this] {
-      for (int i = 0; i < 1000 && !opened_.load(); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      open();
-    });
-  }
-  QueueGate(const QueueGate&) = delete;
-  QueueGate& operator=(const QueueGate&) = delete;
-  ~QueueGate() {
-    open();
-    watchdog_.join();
-    clReleaseEvent(gate_);
-  }
-  void open() {
-    if (!opened_.exchange(true)) clSetUserEventStatus(gate_, CL_COMPLETE);
-  }
-
- private:
-  cl_event gate_ = nullptr;
-  std::atomic<bool> opened_{false};
-  std::thread watchdog_;
-};
 
 /// Runs `body` on a context of each PoCL device, each in its own section (Oclgrind would take
 /// minutes over kSlowFill), and checks that it ran where PoCL is present: a loop over no
