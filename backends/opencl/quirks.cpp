@@ -42,7 +42,9 @@ constexpr Quirk kQuirks[] = {
      "saved the GEMM program while later launches of it ran, and every time in the test of "
      "this case with the workaround off). The module records the caller's queues of the "
      "platform; a binary fetch, holding the compile lock that launches take "
-     "(serialize_compiles), first finishes them all, so no launch runs during it."},
+     "(serialize_compiles), first waits for a marker on each of them, so no launch runs "
+     "during it. It holds the lock 100 ms at most for that, then waits without it and tries "
+     "again (10 s in all): a command held behind a user event must not hold every launch."},
 };
 
 static_assert(sizeof(kQuirks) / sizeof(kQuirks[0]) == static_cast<std::size_t>(QuirkId::kCount),

@@ -5,8 +5,11 @@
 // guard_compiling(handle, ...) instead of guard(...), naming the handle the ICD loader
 // dispatches the call through (the first object argument), i.e. the driver it reaches.
 //
-// No deadlock can come of it: the ABI offers no user events, so no call under a lock waits
-// for another thread's call, and the compile lock is always taken inside the driver lock.
+// No deadlock can come of it: the compile lock is always taken inside the driver lock, and
+// no call holds either while it waits without bound for commands to end (a command may wait
+// for a user event, placed through interop, that another thread sets only after its next
+// launch): the one wait under the compile lock, a binary fetch's for the queues to drain
+// (tracked_queues.hpp), ends within 100 ms.
 #pragma once
 
 #include "compile_lock.hpp"
