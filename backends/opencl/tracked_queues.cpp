@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -100,6 +101,17 @@ bool queues_drained_within(const void* handle, std::chrono::steady_clock::durati
   for (cl_command_queue queue : queues) clReleaseCommandQueue(queue);
   check(status, "waiting for the queues to drain (before fetching a program binary)");
   return drained;
+}
+
+std::chrono::milliseconds drain_give_up() {
+  // A test seam, so that a test of giving up takes half a second, not ten.
+  static const std::chrono::milliseconds give_up = [] {
+    const char* text = std::getenv("XGPU_OPENCL_TEST_DRAIN_GIVE_UP_MS");
+    const long milliseconds = text != nullptr ? std::atol(text) : 0;
+    return milliseconds > 0 ? std::chrono::milliseconds(milliseconds)
+                            : std::chrono::milliseconds(kDrainGiveUp);
+  }();
+  return give_up;
 }
 
 }  // namespace detail

@@ -21,6 +21,8 @@ void drop_queue_reference(cl_command_queue queue);
 /// Puts a marker on every recorded queue of `handle`'s platform, flushes them all, and waits
 /// up to `bound` for every marker: true when all completed (each queue ran dry of what it held).
 bool queues_drained_within(const void* handle, std::chrono::steady_clock::duration bound);
+/// kDrainGiveUp, or XGPU_OPENCL_TEST_DRAIN_GIVE_UP_MS where a test sets it (read once).
+std::chrono::milliseconds drain_give_up();
 }  // namespace detail
 
 inline bool records_queues(const void* handle) noexcept {
@@ -55,7 +57,8 @@ xgpu_status fetch_with_queues_drained(cl_program program, Fetch&& fetch) {
     SerializedCompile compiling(program);
     return fetch();
   }
-  const auto give_up_at = std::chrono::steady_clock::now() + kDrainGiveUp;
+  const auto give_up_after = detail::drain_give_up();
+  const auto give_up_at = std::chrono::steady_clock::now() + give_up_after;
   while (true) {
     {
       SerializedCompile compiling(program);
@@ -65,8 +68,8 @@ xgpu_status fetch_with_queues_drained(cl_program program, Fetch&& fetch) {
     if (left <= left.zero() || !detail::queues_drained_within(program, left)) {
       fail(XGPU_STATUS_NOT_AVAILABLE,
            "program_binary: the platform's queues stayed busy for " +
-               std::to_string(kDrainGiveUp.count()) +
-               " s (a binary is fetched only while no launch runs: quirk "
+               std::to_string(give_up_after.count()) +
+               " ms (a binary is fetched only while no launch runs: quirk "
                "finish_queues_before_binary); not fetched");
     }
   }

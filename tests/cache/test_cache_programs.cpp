@@ -3,6 +3,7 @@
 // Context::build (a launched program is saved, and another context loads it), on every
 // device.
 #include <chrono>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -188,12 +189,62 @@ TEST_CASE("a program is saved while launches of it still run", "[cache]") {
   }
 }
 
-// A command held behind a user event (interop) must not hold every launch of the process while
-// the cache saves a program: PoCL's binary is fetched only while its queues are idle, and the
-// fetch takes the lock launches take. Before, it waited for the queues under that lock, so a
-// thread that would open the gate after a launch of its own waited for the gate's watchdog.
-TEST_CASE("saving a program does not hold launches behind a queue waiting for a user event",
-          "[cache]") {
+namespace {
+
+// A fresh program launched once (so the cache saves it next), then launched again on `gated`,
+// held there behind a QueueGate: pending until open() or the gate's watchdog.
+struct HeldLaunch {
+  explicit HeldLaunch(const xgpu::Device& device)
+      : context(device),
+        // Its own file name too, so that no entry an earlier run left can be the one listed.
+        source{"gated_" + std::to_string(std::random_device{}()) + ".cl", unique_source("gated")},
+        kernel(context.build(source).kernel("gated")),
+        gated(context.queue()),
+        free(context.queue()),
+        held_output(context.alloc<int>(kSize)),
+        free_output(context.alloc<int>(kSize)) {
+    // The first launch, complete: the save waits for it, then fetches the binary.
+    launch_free(1);
+    gate.emplace(context, gated, std::chrono::seconds(5));
+    held = gated.launch(kernel, xgpu::Range{kSize}, xgpu::Range{16}, held_output, 3);
+    gated.flush();
+  }
+  void launch_free(int value) {
+    free.launch(kernel, xgpu::Range{kSize}, xgpu::Range{16}, free_output, value).wait();
+  }
+  // Opens the gate and checks both outputs (the free one holds `free_value`'s launch).
+  void open_and_check(int free_value) {
+    gate->open();
+    held.wait();
+    std::vector<int> expected(kSize);
+    for (std::size_t i = 0; i < kSize; ++i) expected[i] = 3 + static_cast<int>(i);
+    CHECK(free.read(held_output) == expected);
+    for (std::size_t i = 0; i < kSize; ++i) expected[i] = free_value + static_cast<int>(i);
+    CHECK(free.read(free_output) == expected);
+  }
+  bool saved() const {
+    bool listed = false;
+    for (const auto& entry : xgpu::cache::list()) listed |= entry.source == source.name;
+    return listed;
+  }
+
+  static constexpr std::size_t kSize = 64;
+  xgpu::Context context;
+  xgpu::Source source;
+  xgpu::Kernel kernel;
+  xgpu::Queue gated;
+  xgpu::Queue free;
+  xgpu::Buffer<int> held_output;
+  xgpu::Buffer<int> free_output;
+  std::optional<xgpu_test::QueueGate> gate;
+  xgpu::Event held;
+};
+
+/// Runs `body` on each PoCL device, whose binary fetch waits for its queues (quirks.cpp,
+/// finish_queues_before_binary); on Oclgrind the gate's raw OpenCL calls would race the
+/// module's, which xgpu serialises (serialize_all_calls). Checks that it ran where PoCL is.
+template <class Body>
+void on_each_pocl_device_with_a_cache(Body&& body) {
   if (!xgpu_test::env("XGPU_CACHE_DIR")) {
     WARN("XGPU_CACHE_DIR is not set: not writing test programs into your own cache");
     return;
@@ -204,45 +255,47 @@ TEST_CASE("saving a program does not hold launches behind a queue waiting for a 
   }
   std::size_t devices_checked = 0;
   for (const xgpu::Device& device : xgpu::devices()) {
-    // PoCL alone: the gate's raw OpenCL calls would race the module's on Oclgrind, whose calls
-    // xgpu serialises (quirks.cpp, serialize_all_calls).
     if (!xgpu_test::is_pocl(device)) continue;
     DYNAMIC_SECTION(device.describe()) {
       ++devices_checked;
-      xgpu::Context context(device);
-      const std::string name = "gated";
-      // Its own file name too, so that no entry an earlier run left can be the one listed.
-      const xgpu::Source source{"gated_" + std::to_string(std::random_device{}()) + ".cl",
-                                unique_source(name)};
-      xgpu::Program program = context.build(source);
-      xgpu::Kernel kernel = program.kernel(name);
-      xgpu::Queue gated = context.queue();
-      xgpu::Queue free = context.queue();
-      const std::size_t n = 64;
-      xgpu::Buffer<int> held_output = context.alloc<int>(n);
-      xgpu::Buffer<int> free_output = context.alloc<int>(n);
-      // The first launch, complete: the save waits for it, then fetches the binary.
-      free.launch(kernel, xgpu::Range{n}, xgpu::Range{16}, free_output, 1).wait();
-      xgpu_test::QueueGate gate(context, gated, std::chrono::seconds(5));
-      xgpu::Event held = gated.launch(kernel, xgpu::Range{n}, xgpu::Range{16}, held_output, 3);
-      gated.flush();
-      std::thread saver([] { xgpu::cache::flush(); });  // saves now, with `held` pending
-      std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the save is waiting
-      free.launch(kernel, xgpu::Range{n}, xgpu::Range{16}, free_output, 2).wait();
-      // Still held: this launch did not wait for the gate's watchdog.
-      CHECK(held.status() != xgpu::EventStatus::complete);
-      gate.open();
-      saver.join();  // the save, tried again once the queue drained
-      held.wait();
-      std::vector<int> expected(n);
-      for (std::size_t i = 0; i < n; ++i) expected[i] = 3 + static_cast<int>(i);
-      CHECK(free.read(held_output) == expected);
-      for (std::size_t i = 0; i < n; ++i) expected[i] = 2 + static_cast<int>(i);
-      CHECK(free.read(free_output) == expected);
-      bool listed = false;
-      for (const auto& entry : xgpu::cache::list()) listed |= entry.source == source.name;
-      CHECK(listed);
+      body(device);
     }
   }
   if (xgpu_test::count_implementation("pocl") > 0) CHECK(devices_checked > 0);
+}
+
+}  // namespace
+
+// A command held behind a user event (interop) must not hold every launch of the process while
+// the cache saves a program: PoCL's binary is fetched only while its queues are idle, and the
+// fetch takes the lock launches take. Before, it waited for the queues under that lock, so a
+// thread that would open the gate after a launch of its own waited for the gate's watchdog.
+TEST_CASE("saving a program does not hold launches behind a queue waiting for a user event",
+          "[cache]") {
+  on_each_pocl_device_with_a_cache([](const xgpu::Device& device) {
+    HeldLaunch launches(device);
+    std::thread saver([] { xgpu::cache::flush(); });              // saves now, with `held` pending
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the save is waiting
+    launches.launch_free(2);
+    // Still held: this launch did not wait for the gate's watchdog.
+    CHECK(launches.held.status() != xgpu::EventStatus::complete);
+    launches.open_and_check(2);
+    saver.join();  // the save, tried again once the queue drained
+    CHECK(launches.saved());
+  });
+}
+
+// A queue held for good must not hold the save, nor the flush waiting for it, for good (a
+// process whose thread ends flushes its saves): the fetch gives up. CTest shortens the give-up
+// to 0.5 s here (XGPU_OPENCL_TEST_DRAIN_GIVE_UP_MS); the gate's watchdog opens after 5 s.
+TEST_CASE("a save gives up on a queue held behind a user event", "[cache_give_up]") {
+  REQUIRE(xgpu_test::env("XGPU_OPENCL_TEST_DRAIN_GIVE_UP_MS") == std::string("500"));
+  on_each_pocl_device_with_a_cache([](const xgpu::Device& device) {
+    HeldLaunch launches(device);
+    xgpu::cache::flush();  // returns once the save has given up
+    CHECK(launches.held.status() != xgpu::EventStatus::complete);
+    CHECK_FALSE(launches.saved());
+    launches.launch_free(2);  // launches go on
+    launches.open_and_check(2);
+  });
 }
