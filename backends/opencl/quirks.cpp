@@ -44,7 +44,8 @@ constexpr Quirk kQuirks[] = {
      "platform; a binary fetch, holding the compile lock that launches take "
      "(serialize_compiles), first waits for a marker on each of them, so no launch runs "
      "during it. It holds the lock 100 ms at most for that, then waits without it and tries "
-     "again (10 s in all): a command held behind a user event must not hold every launch."},
+     "again (10 s in all per query): a command held behind a user event must not hold every "
+     "launch."},
 };
 
 static_assert(sizeof(kQuirks) / sizeof(kQuirks[0]) == static_cast<std::size_t>(QuirkId::kCount),

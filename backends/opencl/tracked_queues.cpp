@@ -87,8 +87,12 @@ bool queues_drained_within(const void* handle, std::chrono::steady_clock::durati
       if (queried != CL_SUCCESS) {
         status = queried;
         drained = false;
-      } else if (execution <= CL_COMPLETE) {
-        break;  // complete, or ended with an error: either way nothing runs before it
+      } else if (execution == CL_COMPLETE) {
+        break;  // everything before it on its queue has ended
+      } else if (execution < 0) {
+        // Failed, maybe because a command it follows failed (a user event set to an error)
+        // while an earlier one still runs: that says nothing of the queue being idle.
+        drained = false;
       } else if (std::chrono::steady_clock::now() >= deadline) {
         drained = false;
       } else {

@@ -42,7 +42,8 @@ inline void queue_unreferencing(cl_command_queue queue) {
 
 /// How long a binary fetch holds the compile lock (which launches take) waiting for the queues.
 constexpr std::chrono::milliseconds kLockedDrainWait{100};
-/// How long a binary fetch tries in all before it gives up (the kernel cache then saves nothing).
+/// How long one binary query tries in all before it gives up (the kernel cache then saves
+/// nothing; a save makes two queries, the size and the bytes).
 constexpr std::chrono::seconds kDrainGiveUp{10};
 
 /// Calls `fetch` (which fetches a binary of `program`) under the compile lock, and on a
@@ -67,10 +68,10 @@ xgpu_status fetch_with_queues_drained(cl_program program, Fetch&& fetch) {
     const auto left = give_up_at - std::chrono::steady_clock::now();
     if (left <= left.zero() || !detail::queues_drained_within(program, left)) {
       fail(XGPU_STATUS_NOT_AVAILABLE,
-           "program_binary: the platform's queues stayed busy for " +
+           "program_binary: the platform's queues did not drain within " +
                std::to_string(give_up_after.count()) +
-               " ms (a binary is fetched only while no launch runs: quirk "
-               "finish_queues_before_binary); not fetched");
+               " ms (a command still pending, or one failed; a binary is fetched only while "
+               "no launch runs: quirk finish_queues_before_binary); not fetched");
     }
   }
 }
