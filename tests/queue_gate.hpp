@@ -23,8 +23,10 @@ class QueueGate {
     cl_int status = CL_SUCCESS;
     gate_ = clCreateUserEvent(xgpu::opencl::context(context), &status);
     REQUIRE(status == CL_SUCCESS);
-    REQUIRE(clEnqueueBarrierWithWaitList(xgpu::opencl::queue(queue), 1, &gate_, nullptr) ==
-            CL_SUCCESS);
+    const cl_int barrier =
+        clEnqueueBarrierWithWaitList(xgpu::opencl::queue(queue), 1, &gate_, nullptr);
+    if (barrier != CL_SUCCESS) clReleaseEvent(gate_);  // the destructor will not run
+    REQUIRE(barrier == CL_SUCCESS);
     watchdog_ = std::thread([this, watchdog] {
       const auto deadline = std::chrono::steady_clock::now() + watchdog;
       while (!opened_.load() && std::chrono::steady_clock::now() < deadline) {

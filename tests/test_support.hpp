@@ -121,6 +121,21 @@ inline std::size_t count_implementation(const std::string& name) {
   return count;
 }
 
+/// Runs `body(device)` on each PoCL device, each in its own section, and checks that it ran
+/// where PoCL is present: a loop over no device asserts nothing.
+template <class Body>
+void for_each_pocl_device(Body&& body) {
+  std::size_t devices_checked = 0;
+  for (const xgpu::Device& device : xgpu::devices()) {
+    if (!is_pocl(device)) continue;
+    DYNAMIC_SECTION(device.describe()) {
+      ++devices_checked;
+      body(device);
+    }
+  }
+  if (count_implementation("pocl") > 0) CHECK(devices_checked > 0);
+}
+
 // ---- Element types: float, double, int32, uint32 and half, as the kernels take them ------
 
 template <class T>

@@ -21,6 +21,21 @@ std::string unique_source(const std::string& kernel_name) {
          "(global int* x, int v) { x[get_global_id(0)] = v + (int)get_global_id(0); }\n";
 }
 
+// Whether a test may save programs: only into the folder CTest gives it (never the user's own
+// cache), and only where that folder is writable. Says why not otherwise.
+bool may_save_test_programs() {
+  if (!xgpu_test::env("XGPU_CACHE_DIR")) {
+    WARN("XGPU_CACHE_DIR is not set: not writing test programs into your own cache");
+    return false;
+  }
+  const auto& store = xgpu::detail::KernelCache::instance().store();
+  if (!store.writable()) {
+    WARN("the kernel cache is not writable here (" << store.settings().note << "): case skipped");
+    return false;
+  }
+  return true;
+}
+
 void check_runs(const xgpu::Context& context, const xgpu::Program& program,
                 const std::string& kernel_name, int value) {
   xgpu::Queue queue = context.queue();
@@ -63,16 +78,7 @@ TEST_CASE("a program built twice in one context is built once", "[cache]") {
 }
 
 TEST_CASE("a launched program is saved, and another context loads it", "[cache]") {
-  if (!xgpu_test::env("XGPU_CACHE_DIR")) {
-    WARN("XGPU_CACHE_DIR is not set: not writing test programs into your own cache");
-    return;
-  }
-  auto& cache = xgpu::detail::KernelCache::instance();
-  if (!cache.store().writable()) {
-    WARN("the kernel cache is not writable here (" << cache.store().settings().note
-                                                   << "): case skipped");
-    return;
-  }
+  if (!may_save_test_programs()) return;
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {
       const std::string name = "saved_" + std::to_string(device.index());
@@ -146,14 +152,7 @@ uint32_t spun(uint32_t v, int rounds) {
 }  // namespace
 
 TEST_CASE("a program is saved while launches of it still run", "[cache]") {
-  if (!xgpu_test::env("XGPU_CACHE_DIR")) {
-    WARN("XGPU_CACHE_DIR is not set: not writing test programs into your own cache");
-    return;
-  }
-  if (!xgpu::detail::KernelCache::instance().store().writable()) {
-    WARN("the kernel cache is not writable here: case skipped");
-    return;
-  }
+  if (!may_save_test_programs()) return;
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {
       const bool slow_device = xgpu_test::is_oclgrind(device);
@@ -263,23 +262,7 @@ class JoinAtScopeEnd {
 /// module's, which xgpu serialises (serialize_all_calls). Checks that it ran where PoCL is.
 template <class Body>
 void on_each_pocl_device_with_a_cache(Body&& body) {
-  if (!xgpu_test::env("XGPU_CACHE_DIR")) {
-    WARN("XGPU_CACHE_DIR is not set: not writing test programs into your own cache");
-    return;
-  }
-  if (!xgpu::detail::KernelCache::instance().store().writable()) {
-    WARN("the kernel cache is not writable here: case skipped");
-    return;
-  }
-  std::size_t devices_checked = 0;
-  for (const xgpu::Device& device : xgpu::devices()) {
-    if (!xgpu_test::is_pocl(device)) continue;
-    DYNAMIC_SECTION(device.describe()) {
-      ++devices_checked;
-      body(device);
-    }
-  }
-  if (xgpu_test::count_implementation("pocl") > 0) CHECK(devices_checked > 0);
+  if (may_save_test_programs()) xgpu_test::for_each_pocl_device(body);
 }
 
 }  // namespace
