@@ -1,8 +1,14 @@
 // The kernel cache from the inside, part 2: the folder store. Each case has its own
 // temporary folder and store: security checks, atomic writes, loads of bad entries,
 // read-only use, and least-recently-used pruning.
+#include <stdio.h>  // renameat2
+
+#include <atomic>
+#include <thread>
+
 #include "cache/store.hpp"
 #include "cache_test_support.hpp"
+#include "log.hpp"
 
 using namespace xgpu_cache_test;
 using xgpu::detail::CacheStore;
@@ -166,6 +172,72 @@ TEST_CASE("a symlink at any level below the cache folder is never followed", "[c
       CHECK(store.entries().empty());            // not listed through it
       CHECK(store.prune(0).empty());             // not pruned through it
       CHECK(files_under(elsewhere) == planted);
+    }
+  }
+}
+
+// A folder swapped for a link after a check and before the open that trusts it: the swap goes
+// on and on from another thread (renameat2 RENAME_EXCHANGE, atomic), while the store loads an
+// entry that only the link's target holds and stores another beside it. The store opens each
+// level inside the one above with O_NOFOLLOW, so no moment exists at which the link is followed.
+TEST_CASE("a folder swapped for a link while the store works is never followed", "[cache]") {
+  const CacheEntry entry = make_entry("key");
+  const std::string hash = hash_of(entry.key);
+  // Another entry in the same fan-out folder, to store while the swaps go on.
+  CacheEntry other;
+  for (int i = 0; other.key.empty() || hash_of(other.key).compare(0, 2, hash, 0, 2) != 0; ++i) {
+    other = make_entry("other " + std::to_string(i));
+  }
+  for (const std::string level : {"v1", "fan-out"}) {
+    DYNAMIC_SECTION(level) {
+      TempFolder temp;
+      const std::string folder = temp / "cache";
+      const std::string elsewhere = temp / "elsewhere";
+      CacheStore store(settings_for(folder));
+      REQUIRE(store.writable());
+      const std::string path = entry_path(folder, hash);
+      const std::string fan_out = path.substr(0, path.rfind('/'));
+      const std::string swapped = level == "v1" ? folder + "/v1" : fan_out;
+      const std::string link = swapped + "-link";
+      // The real folders hold nothing; through the link, the entry is where a load looks.
+      REQUIRE(fs::create_directories(fan_out));
+      const std::string planted = elsewhere + path.substr(folder.size());
+      REQUIRE(fs::create_directories(planted.substr(0, planted.rfind('/'))));
+      write_bytes(planted, xgpu::detail::encode_entry(entry));
+      const std::vector<std::string> planted_files = files_under(elsewhere);
+      const std::string target = elsewhere + swapped.substr(folder.size());
+      REQUIRE(symlink(target.c_str(), link.c_str()) == 0);
+      auto exchange = [&] {
+        return renameat2(AT_FDCWD, swapped.c_str(), AT_FDCWD, link.c_str(), RENAME_EXCHANGE) == 0;
+      };
+      if (!exchange() || !exchange()) {
+        WARN("renameat2(RENAME_EXCHANGE) fails here ("
+             << std::strerror(errno) << "): cannot swap atomically; case skipped");
+        return;
+      }
+      std::atomic<bool> stop{false};
+      std::atomic<long> swaps{0};
+      std::thread swapper([&] {
+        while (!stop.load() && exchange()) swaps.fetch_add(1);
+      });
+      // Each refusal is a warning (a planted link is worth one): not thousands of them here.
+      auto& log = xgpu::detail::logger("cache");
+      const auto level_before = log.level();
+      log.set_level(spdlog::level::off);
+      int read_through = 0;
+      const int tries = 4000;
+      for (int i = 0; i < tries; ++i) {
+        read_through += store.load(hash, entry.key).has_value() ? 1 : 0;
+        if (i % 16 == 0) store.store(hash_of(other.key), other);
+        if (i % 64 == 0) store.prune(1ull << 30);
+      }
+      stop = true;
+      swapper.join();
+      log.set_level(level_before);
+      INFO(swaps.load() << " swaps during " << tries << " loads");
+      CHECK(swaps.load() > tries / 4);  // the race took place
+      CHECK(read_through == 0);
+      CHECK(files_under(elsewhere) == planted_files);  // nothing written nor removed there
     }
   }
 }
