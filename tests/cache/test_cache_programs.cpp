@@ -303,3 +303,52 @@ TEST_CASE("a save gives up on a queue held behind a user event", "[.cache_give_u
     launches.open_and_check(2);
   });
 }
+
+// The launch a save waits for held for good: a program's first launch, behind a user event. A
+// thread that built and launched it flushes the pending saves when it ends (as the main thread
+// does at exit); that flush waits for the launch a bounded time only (shortened here from 10 s
+// to 0.3 s), not until the gate opens, and the save, left pending, is made once the launch ends.
+TEST_CASE("a thread's end does not wait without bound for a held launch of a program to save",
+          "[cache]") {
+  on_each_pocl_device_with_a_cache([](const xgpu::Device& device) {
+    auto& cache = xgpu::detail::KernelCache::instance();
+    const auto launch_wait = cache.launch_wait();
+    cache.set_launch_wait(std::chrono::milliseconds(300));
+    struct Restore {
+      std::chrono::milliseconds wait;
+      ~Restore() { xgpu::detail::KernelCache::instance().set_launch_wait(wait); }
+    } restore{launch_wait};
+    constexpr std::size_t n = 64;
+    constexpr auto kWatchdog = std::chrono::seconds(8);
+    xgpu::Context context(device);
+    const xgpu::Source source{"held_first_" + std::to_string(std::random_device{}()) + ".cl",
+                              unique_source("held_first")};
+    xgpu::Queue gated = context.queue();
+    xgpu::Buffer<int> out = context.alloc<int>(n);
+    xgpu_test::QueueGate gate(context, gated, kWatchdog);
+    xgpu::Event held;
+    std::thread builder([&] {  // builds, launches behind the gate, ends
+      held = gated.launch(context.build(source).kernel("held_first"), xgpu::Range{n},
+                          xgpu::Range{16}, out, 5);
+      gated.flush();
+    });
+    const auto start = std::chrono::steady_clock::now();
+    builder.join();
+    const auto took = std::chrono::steady_clock::now() - start;
+    CHECK(took < kWatchdog / 2);  // without the bound: until the watchdog opens the gate
+    CHECK(held.status() != xgpu::EventStatus::complete);
+    auto saved = [&] {
+      bool listed = false;
+      for (const auto& entry : xgpu::cache::list()) listed |= entry.source == source.name;
+      return listed;
+    };
+    CHECK_FALSE(saved());
+    gate.open();
+    held.wait();
+    xgpu::cache::flush();  // the save left pending, now that its launch has ended
+    CHECK(saved());
+    std::vector<int> expected(n);
+    for (std::size_t i = 0; i < n; ++i) expected[i] = 5 + static_cast<int>(i);
+    CHECK(gated.read(out) == expected);
+  });
+}
