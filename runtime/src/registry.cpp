@@ -55,6 +55,9 @@ bool Registry::started() noexcept { return g_started.load(); }
 
 const Registry& Registry::instance() {
   static const Registry* registry = new Registry();  // lives until exit: modules stay loaded
+  // Also on a thread other than the one that made the registry: the main thread's end is the
+  // process's, wherever the registry was made (handle.cpp). Costs a thread-local's guard.
+  watch_for_exit();
   return *registry;
 }
 
