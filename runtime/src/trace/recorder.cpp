@@ -31,6 +31,8 @@ constexpr std::size_t kMaxPending = 4096;
 
 std::atomic<std::int64_t> g_epoch_ns{0};
 
+thread_local bool t_recorder_waiting = false;
+
 std::int64_t steady_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -77,6 +79,8 @@ std::string micros(double us) {
   std::snprintf(text, sizeof text, "%.3f", us);
   return text;
 }
+
+bool Recorder::waiting_on_this_thread() { return t_recorder_waiting; }
 
 Recorder& Recorder::instance() {
   static Recorder* recorder = new Recorder();
@@ -229,6 +233,7 @@ void Recorder::wait_and_write(std::vector<Pending> batch, std::unique_lock<std::
   lock.unlock();
   // Outside the lock: a wait may last as long as a kernel, and every traced thread needs
   // the lock for each of its commands.
+  t_recorder_waiting = true;
   for (std::size_t i = 0; i < batch.size(); ++i) {
     try {
       if (ask_driver) batch[i].event.wait();
@@ -237,6 +242,7 @@ void Recorder::wait_and_write(std::vector<Pending> batch, std::unique_lock<std::
     }
     outcomes[i].observed_us = now_us();
   }
+  t_recorder_waiting = false;
   lock.lock();
   in_flight_ -= batch.size();
   if (in_flight_ == 0) idle_.notify_all();  // close() cannot end the file before we unlock
