@@ -204,6 +204,66 @@ TEST_CASE("a command failing on the device names itself on wait and finish", "[.
   }
 }
 
+// The device and the command: an Event's error names the device the command failed on; a
+// finish names which of its commands failed, also one whose Event was dropped (the driver's
+// finish says only that one did), and says why it cannot when that was a submit().
+TEST_CASE("a failure on the device names the device, and finish names the command",
+          "[.stub_device]") {
+  xgpu::Context context(stub_device());
+  xgpu::Queue queue = context.queue();
+  xgpu::Buffer<int> data = context.alloc<int>(8), other = context.alloc<int>(8);
+  xgpu::Kernel scale =
+      context.build({"scale.cl", "kernel void scale(global int* data) {}"}).kernel("scale");
+
+  SECTION("an Event's error names the device") {
+    xgpu::Event filled;
+    {
+      xgpu_test::ScopedEnv fail("XGPU_STUB_FAIL", "fill");
+      filled = queue.fill(data, 3);
+    }
+    const xgpu::Error error = capture_error([&] { filled.wait(); });
+    check_error(error, xgpu::Errc::backend,
+                {"Queue::fill failed on the device stub device", "STUB_COMMAND_FAILED"});
+    CHECK(error.device() == "stub device");
+    CHECK(capture_error([&] { filled.status(); }).device() == "stub device");
+    capture_error([&] { queue.finish(); });  // the queue's own report of it
+  }
+  SECTION("finish names a failed command whose Event was dropped") {
+    queue.fill(data, 1);
+    {
+      xgpu_test::ScopedEnv fail("XGPU_STUB_FAIL", "copy");
+      queue.copy(data, other);  // its Event dropped at once
+    }
+    queue.launch(scale, xgpu::Range{8}, other);
+    const xgpu::Error error = capture_error([&] { queue.finish(); });
+    check_error(error, xgpu::Errc::backend,
+                {"Queue::finish: Queue::copy failed on the device stub device",
+                 "STUB_COMMAND_FAILED", "-9001"});
+    CHECK(error.device() == "stub device");
+    queue.finish();  // reported once
+  }
+  SECTION("finish names a failed kernel") {
+    {
+      xgpu_test::ScopedEnv fail("XGPU_STUB_FAIL", "kernel");
+      queue.launch(scale, xgpu::Range{8}, data);
+    }
+    check_error(capture_error([&] { queue.finish(); }), xgpu::Errc::backend,
+                {"Queue::finish: kernel 'scale' failed on the device stub device"});
+  }
+  SECTION("a submit() makes no Event: finish says it cannot name it") {
+    queue.submit(scale, xgpu::Range{8}, data);  // the shape's first launch, which the kernel
+    queue.finish();                             // cache asks an Event of; not the next one
+    {
+      xgpu_test::ScopedEnv fail("XGPU_STUB_FAIL", "kernel");
+      queue.submit(scale, xgpu::Range{8}, data);
+    }
+    const xgpu::Error error = capture_error([&] { queue.finish(); });
+    check_error(error, xgpu::Errc::backend,
+                {"Queue::finish", "STUB_COMMAND_FAILED", "Queue::submit makes none"});
+    CHECK(error.device() == "stub device");
+  }
+}
+
 TEST_CASE("a work-group over the kernel's maximum, below the device's", "[.stub_device]") {
   // The stub's kernel allows 32 items per work-group, its device 256.
   xgpu::Context context(stub_device());
