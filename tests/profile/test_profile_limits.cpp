@@ -347,3 +347,27 @@ TEST_CASE("profile: the device reports the profile", "[.profile_limits]") {
 }
 
 }  // namespace
+
+// When the measurement of a kernel's own local memory at its creation fails (here the first
+// such query of each kernel, failed by tests/profile/fail_first_local_query.c under LD_PRELOAD):
+// the module answers what the driver answers, and a launch counts it, where both read 0. Run by
+// unit.profile.unmeasured only.
+TEST_CASE("profile: an unmeasured kernel's own local memory is the driver's answer",
+          "[.profile_unmeasured]") {
+  const char* preload = std::getenv("LD_PRELOAD");
+  REQUIRE(preload != nullptr);
+  REQUIRE_THAT(preload, Contains("fail-first-local-query"));
+  xgpu::Context context(xgpu::select("profile:0"));
+  xgpu::Kernel tiled = context.build(xgpu::Source{"local.cl", kSource}).kernel("with_tile");
+  CHECK(tiled.limits().local_memory >= 1024 * sizeof(int));  // its tile
+  xgpu::Queue queue = context.queue();
+  xgpu::Buffer<int> out = context.alloc<int>(64);
+  // 4 KiB of its own and 30,000 bytes of arguments: over the profile's 32 KiB (refused by the
+  // core's check or the module's, each counting the kernel's own).
+  const xgpu::Error refused = capture_error([&] {
+    queue.launch(tiled, xgpu::Range{64}, xgpu::Range{64}, out, xgpu::Local<int>(7500));
+  });
+  CHECK_THAT(refused.what(), Contains("32768"));
+  queue.launch(tiled, xgpu::Range{64}, xgpu::Range{64}, out, xgpu::Local<int>(64));
+  CHECK(queue.read(out) == std::vector<int>(64, 3));
+}

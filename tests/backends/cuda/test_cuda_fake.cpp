@@ -51,6 +51,10 @@ TEST_CASE("cuda module: the device as the fake driver describes it", "[cuda_fake
   CHECK(info.max_work_item_sizes[2] == 64);
   CHECK_FALSE(info.non_uniform_work_groups);
   CHECK(info.base_address_alignment == 256);
+  // A __constant pointer parameter is an ordinary pointer in the translation: any buffer the
+  // device can allocate is taken, and that is what is reported (not CUDA's 64 KiB constant
+  // bank, which nothing here checks a buffer against).
+  CHECK(info.max_constant_buffer_size == info.max_allocation);
   CHECK(device.free_memory() == std::optional<std::uint64_t>(std::uint64_t{1} << 29));
   CHECK(info.work_group_multiple == 32);
   CHECK(info.fp16);  // compute capability 9.0 >= 5.3: native half arithmetic
