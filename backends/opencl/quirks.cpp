@@ -46,6 +46,18 @@ constexpr Quirk kQuirks[] = {
      "during it. It holds the lock 100 ms at most for that, then waits without it and tries "
      "again (10 s in all per query): a command held behind a user event must not hold every "
      "launch."},
+    {QuirkId::kChooseLocalSize, "choose_local_size", "pocl", "", "", "3.1",
+     "PoCL compiles a work-group function for each work-group size a kernel runs with, and "
+     "keeps each one. Given no size, it picks a divisor of the global size: a kernel launched "
+     "with a global size that changes every time (Range{n}, n varying) compiled at nearly every "
+     "launch, and the process grew with each function (475 launches in 10 s against about "
+     "6,000 a second with n fixed; about 22 MB a minute). When the caller gives no size, the "
+     "module chooses one from a small set instead: in each dimension the largest power of two "
+     "that divides the global size, within the kernel's maximum; a kernel with "
+     "reqd_work_group_size keeps it. The global size, offsets and ids the kernel sees are the "
+     "caller's; only the split into groups, which the caller left open, is the module's. Not "
+     "where POCL_WORK_GROUP_SPECIALIZATION=0 makes PoCL compile one generic function per "
+     "kernel, for every size."},
 };
 
 static_assert(sizeof(kQuirks) / sizeof(kQuirks[0]) == static_cast<std::size_t>(QuirkId::kCount),

@@ -16,6 +16,7 @@ enum class QuirkId : std::size_t {
   kRetainQueueForEvents,
   kSerializeCompiles,
   kFinishQueuesBeforeBinary,
+  kChooseLocalSize,
   kCount  // not a quirk: the number of them
 };
 

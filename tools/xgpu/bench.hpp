@@ -50,6 +50,9 @@ using Suite = void (*)(const Device& device, const BenchOptions& options,
 void bench_cache(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 void bench_dispatch(const Device& device, const BenchOptions& options,
                     std::vector<Figure>& figures);
+/// The varying-size figures of the dispatch suite (bench_varying.cpp).
+void bench_varying_sizes(const Device& device, const BenchOptions& options,
+                         std::vector<Figure>& figures);
 void bench_memory(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 /// The allocator figures of the memory suite (bench_allocation.cpp).
 void bench_allocator(const Device& device, const BenchOptions& options,
