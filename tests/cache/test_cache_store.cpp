@@ -284,7 +284,10 @@ TEST_CASE("a folder swapped for a link while the store works is never followed",
         }
         log.set_level(level_before);
         INFO(swaps.load() << " swaps during " << tries << " loads");
-        CHECK(swaps.load() > 0);  // the swaps took place (how many, the machine's load decides)
+        // The swaps took place, how many the machine's load decides. After every check: none
+        // here, since the store makes no check of a folder apart from the open (a store that
+        // checked with lstat, then opened, read the planted entry at each load).
+        if (when == "all the time") CHECK(swaps.load() > 0);
         CHECK(read_through == 0);
         CHECK(files_under(elsewhere) == planted_files);  // nothing written nor removed there
       }
