@@ -1,0 +1,198 @@
+// `xgpu bench mpi`, run under mpirun (`xgpu bench mpi` execs this program, xgpu-bench-mpi, so
+// that the `xgpu` command itself links no MPI): xgpu's allreduce of a device buffer through each
+// transport beside MPI_Allreduce on host buffers of the same size, in the same run, rounds
+// interleaved. Each figure is the slowest rank's time (the collective ends when its last rank
+// does), the median over the rounds; bus bandwidth is 2 (n - 1) / n * bytes / time, the bytes
+// each rank's link carries in a ring allreduce. Every xgpu result is checked first.
+//
+//   mpirun -np 2 xgpu bench mpi [-d SELECTOR] [--quick] [--repetitions N] [--chunk BYTES]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+#include <xgpu/cache.hpp>
+#include <xgpu/mpi.hpp>
+#include <xgpu/xgpu.hpp>
+
+namespace {
+
+namespace mpi = xgpu::mpi;
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::string device;
+  bool quick = false;
+  int repetitions = 0;
+  std::size_t chunk = 0;
+};
+
+// One measured case: its rounds' times in seconds (the slowest rank's).
+struct Case {
+  std::string name;
+  std::function<void()> run;
+  std::vector<double> times;
+  const Case* baseline = nullptr;
+  double target = 0;         // the largest ratio to the baseline allowed, 0: none
+  std::size_t target_from = 0;  // the target applies from this size on
+};
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+// The median of the rounds' own ratios: what the machine did in one stretch weighs on both.
+double paired_ratio(const Case& c) {
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < c.times.size(); ++i) ratios.push_back(c.times[i] / c.baseline->times[i]);
+  return median(ratios);
+}
+
+double timed(const std::function<void()>& run) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const auto start = Clock::now();
+  run();
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return seconds;
+}
+
+std::string size_text(std::size_t bytes) {
+  return bytes >= (1u << 20) ? std::to_string(bytes >> 20) + " MiB"
+                             : std::to_string(bytes >> 10) + " KiB";
+}
+
+Options parse(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "-d" || arg == "--device") {
+      options.device = value();
+    } else if (arg == "--quick") {
+      options.quick = true;
+    } else if (arg == "--repetitions") {
+      options.repetitions = std::stoi(value());
+    } else if (arg == "--chunk") {
+      options.chunk = xgpu::cache::parse_size(value());
+    } else {
+      throw std::runtime_error("unknown option '" + arg +
+                               "' (options: -d SELECTOR, --quick, --repetitions N, --chunk BYTES)");
+    }
+  }
+  return options;
+}
+
+// Checks one allreduce through `comm` of rank-dependent values against the exact sum.
+void check(xgpu::Queue& queue, const mpi::Comm& comm, std::size_t count) {
+  std::vector<float> values(count);
+  for (std::size_t i = 0; i < count; ++i) values[i] = float(i % 7 + comm.rank());
+  auto buffer = queue.context().alloc<float>(count);
+  queue.write(buffer, values);
+  mpi::allreduce(queue, buffer, mpi::Op::sum, comm);
+  const std::vector<float> got = queue.read(buffer);
+  const int n = comm.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (got[i] != float(n * (i % 7) + n * (n - 1) / 2))
+      throw std::runtime_error("bench mpi: wrong allreduce result through " +
+                               std::string(mpi::to_string(comm.transport())));
+  }
+}
+
+int run(const Options& options) {
+  const mpi::Comm world = mpi::Comm::world();
+  const int rank = world.rank(), ranks = world.size();
+  xgpu::Context context(mpi::select_device(world, options.device));
+  xgpu::Queue queue = context.queue();
+  mpi::Comm mapped = world.with_transport(mpi::Transport::mapped);
+  mpi::Comm staged = world.with_transport(mpi::Transport::staged);
+  if (options.chunk) staged = staged.with_chunk(options.chunk);
+  const std::vector<std::size_t> sizes =
+      options.quick ? std::vector<std::size_t>{1u << 20, 4u << 20}
+                    : std::vector<std::size_t>{256u << 10, 1u << 20, 4u << 20, 16u << 20, 64u << 20};
+  const int repetitions = options.repetitions > 0 ? options.repetitions : options.quick ? 5 : 15;
+  if (rank == 0) {
+    std::printf("xgpu bench mpi: %d rank(s); rank 0 on %s; staged chunk %s; %d rounds\n", ranks,
+                context.device().describe().c_str(),
+                options.chunk ? size_text(options.chunk).c_str() : "default (XGPU_MPI_CHUNK)",
+                repetitions);
+    std::printf("%-8s %-34s %10s %10s %7s %8s %4s\n", "bytes", "case", "ms", "bus GB/s", "ratio",
+                "target", "met");
+  }
+  bool all_met = true;
+  for (const std::size_t bytes : sizes) {
+    const std::size_t count = bytes / sizeof(float);
+    check(queue, mapped, count);
+    check(queue, staged, count);
+    std::vector<float> host(count, 1.0f), send(count, 1.0f), recv(count);
+    auto buffer = context.alloc<float>(count);
+    queue.fill(buffer, 1.0f);
+    queue.finish();
+    const int n = static_cast<int>(count);
+    std::vector<Case> cases(4);
+    cases[0] = {"MPI_Allreduce, host, in place", [&] {
+                  MPI_Allreduce(MPI_IN_PLACE, host.data(), n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+                }};
+    cases[1] = {"xgpu allreduce, mapped", [&] { mpi::allreduce(queue, buffer, mpi::Op::sum, mapped); }};
+    cases[2] = {"MPI_Allreduce, host, out of place", [&] {
+                  MPI_Allreduce(send.data(), recv.data(), n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+                }};
+    cases[3] = {"xgpu allreduce, staged", [&] { mpi::allreduce(queue, buffer, mpi::Op::sum, staged); }};
+    cases[1].baseline = &cases[0];
+    cases[1].target = 1.15;
+    cases[1].target_from = 1u << 20;
+    cases[3].baseline = &cases[2];
+    cases[3].target = 1.5;
+    cases[3].target_from = 4u << 20;
+    for (Case& c : cases) c.run();  // warm: first-touch pages, staging blocks, MPI's buffers
+    for (int round = 0; round < repetitions; ++round) {
+      for (Case& c : cases) c.times.push_back(timed(c.run));
+      // Sums of sums grow; start each round from ones again (untimed).
+      std::fill(host.begin(), host.end(), 1.0f);
+      queue.fill(buffer, 1.0f);
+      queue.finish();
+    }
+    if (rank != 0) continue;
+    for (const Case& c : cases) {
+      const double seconds = median(c.times);
+      const double bus = ranks > 1 ? 2.0 * (ranks - 1) / ranks * double(bytes) / seconds / 1e9 : 0;
+      std::string ratio = "", target = "", met = "";
+      if (c.baseline) {
+        const double r = paired_ratio(c);
+        char text[16];
+        std::snprintf(text, sizeof text, "%.2f", r);
+        ratio = text;
+        if (bytes >= c.target_from) {
+          std::snprintf(text, sizeof text, "<= %.2f", c.target);
+          target = text;
+          met = r <= c.target ? "yes" : "NO";
+          all_met &= r <= c.target;
+        }
+      }
+      std::printf("%-8s %-34s %10.3f %10.2f %7s %8s %4s\n", size_text(bytes).c_str(),
+                  c.name.c_str(), seconds * 1e3, bus, ratio.c_str(), target.c_str(), met.c_str());
+    }
+  }
+  if (rank == 0 && !all_met) std::printf("some targets were not met (see the 'met' column)\n");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mpi::Env env(argc, argv);
+  try {
+    return run(parse(argc, argv));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "xgpu bench mpi: error: %s\n", e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return 1;
+  }
+}
