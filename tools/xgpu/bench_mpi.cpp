@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 #include <xgpu/cache.hpp>
+#include <xgpu/extension.hpp>
 #include <xgpu/mpi.hpp>
 #include <xgpu/xgpu.hpp>
 
@@ -31,12 +32,15 @@ struct Options {
 
 // One measured case: its rounds' times in seconds (the slowest rank's).
 struct Case {
+  Case(std::string case_name, std::function<void()> body)
+      : name(std::move(case_name)), run(std::move(body)) {}
   std::string name;
   std::function<void()> run;
   std::vector<double> times;
   const Case* baseline = nullptr;
-  double target = 0;         // the largest ratio to the baseline allowed, 0: none
+  double target = 0;            // the largest ratio to the baseline allowed, 0: none
   std::size_t target_from = 0;  // the target applies from this size on
+  bool collective = true;       // false for a floor: no bus bandwidth
 };
 
 double median(std::vector<double> values) {
@@ -111,6 +115,10 @@ int run(const Options& options) {
   const int rank = world.rank(), ranks = world.size();
   xgpu::Context context(mpi::select_device(world, options.device));
   xgpu::Queue queue = context.queue();
+  // NCCL's figure where every rank's device can use it (a cuda-module device, libnccl there).
+  int nccl = mpi::transport_for(context.device()) == mpi::Transport::nccl ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &nccl, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  const mpi::Comm through_nccl = world.with_transport(mpi::Transport::automatic);
   mpi::Comm mapped = world.with_transport(mpi::Transport::mapped);
   mpi::Comm staged = world.with_transport(mpi::Transport::staged);
   if (options.chunk) staged = staged.with_chunk(options.chunk);
@@ -131,26 +139,51 @@ int run(const Options& options) {
     const std::size_t count = bytes / sizeof(float);
     check(queue, mapped, count);
     check(queue, staged, count);
+    if (nccl) check(queue, through_nccl, count);
     std::vector<float> host(count, 1.0f), send(count, 1.0f), recv(count);
     auto buffer = context.alloc<float>(count);
     queue.fill(buffer, 1.0f);
     queue.finish();
     const int n = static_cast<int>(count);
-    std::vector<Case> cases(4);
-    cases[0] = {"MPI_Allreduce, host, in place", [&] {
-                  MPI_Allreduce(MPI_IN_PLACE, host.data(), n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-                }};
-    cases[1] = {"xgpu allreduce, mapped", [&] { mpi::allreduce(queue, buffer, mpi::Op::sum, mapped); }};
-    cases[2] = {"MPI_Allreduce, host, out of place", [&] {
-                  MPI_Allreduce(send.data(), recv.data(), n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-                }};
-    cases[3] = {"xgpu allreduce, staged", [&] { mpi::allreduce(queue, buffer, mpi::Op::sum, staged); }};
+    std::vector<Case> cases;
+    cases.emplace_back("MPI_Allreduce, host, in place", [&] {
+      MPI_Allreduce(MPI_IN_PLACE, host.data(), n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    });
+    cases.emplace_back("xgpu allreduce, mapped",
+                       [&] { mpi::allreduce(queue, buffer, mpi::Op::sum, mapped); });
+    cases.emplace_back("MPI_Allreduce, host, out of place", [&] {
+      MPI_Allreduce(send.data(), recv.data(), n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    });
+    cases.emplace_back("xgpu allreduce, staged",
+                       [&] { mpi::allreduce(queue, buffer, mpi::Op::sum, staged); });
+    // The floors: what each transport adds to MPI's own time, alone. mapped: a map (waited for)
+    // and an unmap (enqueued) of the buffer; staged: the buffer's bytes to pinned host memory
+    // and back, which the transport overlaps with MPI's calls chunk by chunk.
+    auto pinned = context.alloc_host<float>(count);
+    cases.emplace_back("floor: map + unmap of the buffer", [&] {
+      float* pointer = nullptr;
+      xgpu::ext::map_async(queue, buffer, count,
+                           xgpu::ext::host_read | xgpu::ext::host_write, pointer)
+          .wait();
+      xgpu::ext::unmap_async(queue, buffer, pointer);
+      queue.flush();
+    });
+    cases.emplace_back("floor: device -> pinned -> device", [&] {
+      queue.read_async(buffer, pinned);
+      queue.write_async(buffer, pinned).wait();
+    });
+    cases[4].collective = cases[5].collective = false;
+    if (nccl) {
+      cases.emplace_back("xgpu allreduce, nccl",
+                         [&] { mpi::allreduce(queue, buffer, mpi::Op::sum, through_nccl); });
+    }
     cases[1].baseline = &cases[0];
     cases[1].target = 1.15;
     cases[1].target_from = 1u << 20;
     cases[3].baseline = &cases[2];
     cases[3].target = 1.5;
     cases[3].target_from = 4u << 20;
+    if (nccl) cases[6].baseline = &cases[0];
     for (Case& c : cases) c.run();  // warm: first-touch pages, staging blocks, MPI's buffers
     for (int round = 0; round < repetitions; ++round) {
       for (Case& c : cases) c.times.push_back(timed(c.run));
@@ -162,7 +195,9 @@ int run(const Options& options) {
     if (rank != 0) continue;
     for (const Case& c : cases) {
       const double seconds = median(c.times);
-      const double bus = ranks > 1 ? 2.0 * (ranks - 1) / ranks * double(bytes) / seconds / 1e9 : 0;
+      char bus[16] = "-";
+      if (c.collective && ranks > 1)
+        std::snprintf(bus, sizeof bus, "%.2f", 2.0 * (ranks - 1) / ranks * double(bytes) / seconds / 1e9);
       std::string ratio = "", target = "", met = "";
       if (c.baseline) {
         const double r = paired_ratio(c);
@@ -176,7 +211,7 @@ int run(const Options& options) {
           all_met &= r <= c.target;
         }
       }
-      std::printf("%-8s %-34s %10.3f %10.2f %7s %8s %4s\n", size_text(bytes).c_str(),
+      std::printf("%-8s %-34s %10.3f %10s %7s %8s %4s\n", size_text(bytes).c_str(),
                   c.name.c_str(), seconds * 1e3, bus, ratio.c_str(), target.c_str(), met.c_str());
     }
   }

@@ -128,8 +128,10 @@ Request iallreduce(Queue& queue, const BufferCore& buffer, DataType type, Op op,
   }
   request->event = gate.event();
   request->has_event = static_cast<bool>(gate);
+  // The job holds the state by pointer: the state's end waits for its jobs (CommState::release),
+  // and a job holding the last reference would end the state on its own thread.
   state.worker.submit([request, gate, ready, work, buffer, type, op, prepared, agreed,
-                       setup_failure, comm_state = comm.state()]() mutable {
+                       setup_failure, comm_state = &state]() mutable {
     std::exception_ptr error = setup_failure;
     try {
       const detail::Agreement settled =

@@ -15,14 +15,13 @@ struct Mapped {
   void* pointer = nullptr;
 };
 
-// Unmaps every mapped buffer when the collective ends, also when it throws; waits for the
-// unmaps so the device sees the host's writes before the caller's next command.
+// Unmaps every mapped buffer when the collective ends, also when it throws.
 class Mappings {
  public:
   explicit Mappings(Queue& queue) : queue_(queue) {}
   ~Mappings() {
     try {
-      unmap();
+      unmap(true);
     } catch (...) {  // an unmap failing while another error unwinds: that error wins
     }
   }
@@ -35,12 +34,19 @@ class Mappings {
     mapped_ = true;
     for (const Event& e : events) e.wait();
   }
-  void unmap() {
+  // `wait`: for the unmaps to complete. Without it they are only enqueued: every later command
+  // of the queue runs after them, which is all a collective promises (a round trip to the
+  // device less).
+  void unmap(bool wait) {
     if (!mapped_) return;
     mapped_ = false;
     std::vector<Event> events;
     for (auto& [handle, m] : buffers_)
       if (m.pointer) events.push_back(ext::unmap_async(queue_, *m.buffer, m.pointer));
+    if (!wait) {
+      queue_.flush();
+      return;
+    }
     for (const Event& e : events) e.wait();
   }
 
@@ -101,6 +107,10 @@ void run_mapped(Queue& queue, Plan& plan, bool direct) {
     for (int k = 0; k < 2; ++k) {
       if (areas[k]->bytes == 0) continue;
       pointers[k] = direct ? direct_pointer(*areas[k], mappings.buffers()) : nullptr;
+      // MPI's send and receive memory may not overlap: b goes through scratch memory then.
+      if (k == 1 && pointers[1] && pointers[0] && pointers[1] < pointers[0] + a.bytes &&
+          pointers[0] < pointers[1] + b.bytes)
+        pointers[1] = nullptr;
       if (pointers[k]) continue;
       scratch[k]->resize(areas[k]->bytes);
       pointers[k] = scratch[k]->data();
@@ -121,7 +131,7 @@ void run_mapped(Queue& queue, Plan& plan, bool direct) {
       }
     }
   }
-  mappings.unmap();
+  mappings.unmap(false);
 }
 
 std::size_t chunk_elements(std::size_t chunk_bytes, std::size_t element_size, std::size_t limit) {

@@ -40,6 +40,7 @@ void Worker::run() {
     busy_ = true;
     lock.unlock();
     job();
+    job = nullptr;  // what it holds goes before drain() may return
     lock.lock();
     busy_ = false;
     changed_.notify_all();
