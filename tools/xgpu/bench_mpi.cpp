@@ -1,11 +1,12 @@
 // `xgpu bench mpi`, run under mpirun (`xgpu bench mpi` execs this program, xgpu-bench-mpi, so
 // that the `xgpu` command itself links no MPI): xgpu's allreduce of a device buffer through each
 // transport beside MPI_Allreduce on host buffers of the same size, in the same run, rounds
-// interleaved. Each figure is the slowest rank's time (the collective ends when its last rank
+// interleaved (each round in another order). Each figure is the slowest rank's time (the collective ends when its last rank
 // does), the median over the rounds; bus bandwidth is 2 (n - 1) / n * bytes / time, the bytes
 // each rank's link carries in a ring allreduce. Every xgpu result is checked first.
 //
-//   mpirun -np 2 xgpu bench mpi [-d SELECTOR] [--quick] [--repetitions N] [--chunk BYTES]
+//   mpirun -np 2 xgpu bench mpi [-d SELECTOR] [--quick] [--repetitions N]
+//   (the staged chunk: XGPU_MPI_CHUNK; xgpu-bench-mpi itself also takes --chunk BYTES)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -55,6 +56,26 @@ double paired_ratio(const Case& c) {
   for (std::size_t i = 0; i < c.times.size(); ++i) ratios.push_back(c.times[i] / c.baseline->times[i]);
   return median(ratios);
 }
+
+// `count` floats of page-aligned host memory.
+class HostFloats {
+ public:
+  HostFloats(std::size_t count, float value)
+      : data_(static_cast<float*>(std::aligned_alloc(4096, (count * sizeof(float) + 4095) / 4096 * 4096))),
+        count_(count) {
+    if (!data_) throw std::runtime_error("out of host memory");
+    fill(value);
+  }
+  ~HostFloats() { std::free(data_); }
+  HostFloats(const HostFloats&) = delete;
+  HostFloats& operator=(const HostFloats&) = delete;
+  float* data() const { return data_; }
+  void fill(float value) { std::fill(data_, data_ + count_, value); }
+
+ private:
+  float* data_;
+  std::size_t count_;
+};
 
 double timed(const std::function<void()>& run) {
   MPI_Barrier(MPI_COMM_WORLD);
@@ -140,7 +161,9 @@ int run(const Options& options) {
     check(queue, mapped, count);
     check(queue, staged, count);
     if (nccl) check(queue, through_nccl, count);
-    std::vector<float> host(count, 1.0f), send(count, 1.0f), recv(count);
+    // Page-aligned, as the device's memory is: MPI's reduction runs at the same alignment on
+    // both sides (malloc's large blocks start 16 bytes into a page).
+    HostFloats host(count, 1.0f), send(count, 1.0f), recv(count, 0.0f);
     auto buffer = context.alloc<float>(count);
     queue.fill(buffer, 1.0f);
     queue.finish();
@@ -186,9 +209,13 @@ int run(const Options& options) {
     if (nccl) cases[6].baseline = &cases[0];
     for (Case& c : cases) c.run();  // warm: first-touch pages, staging blocks, MPI's buffers
     for (int round = 0; round < repetitions; ++round) {
-      for (Case& c : cases) c.times.push_back(timed(c.run));
+      // Each round starts at another case, so that none always follows the same neighbour.
+      for (std::size_t k = 0; k < cases.size(); ++k) {
+        Case& c = cases[(k + round) % cases.size()];
+        c.times.push_back(timed(c.run));
+      }
       // Sums of sums grow; start each round from ones again (untimed).
-      std::fill(host.begin(), host.end(), 1.0f);
+      host.fill(1.0f);
       queue.fill(buffer, 1.0f);
       queue.finish();
     }
