@@ -145,8 +145,8 @@ int main(int argc, char** argv) {
           "%d steps on %d rank(s): loss from %.9g to %.9g (host: %.9g to %.9g); %d rank(s) "
           "differ from rank 0; largest weight error against the host %.3g (allowed %g), "
           "largest relative loss error %.3g (allowed %g)\n",
-          kSteps, ranks, losses.front(), losses.back(), host_losses.front(),
-          host_losses.back(), differs, worst, kTolerance, worst_loss, kLossTolerance);
+          kSteps, ranks, losses.front(), losses.back(), host_losses.front(), host_losses.back(),
+          differs, worst, kTolerance, worst_loss, kLossTolerance);
     }
     int failed = ok ? 0 : 1;
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world.native());

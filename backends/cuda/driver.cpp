@@ -43,7 +43,8 @@ void initialise(const common::DynamicLibrary& library) {
 }
 
 void load_once() {
-  common::DynamicLibrary library = common::DynamicLibrary::open(common::kCudaDriverLibrary, {"cuInit"});
+  common::DynamicLibrary library =
+      common::DynamicLibrary::open(common::kCudaDriverLibrary, {"cuInit"});
   if (!library.loaded()) {
     const std::string& why = library.attempts().empty() ? library.why_not() : library.attempts();
     fail(XGPU_STATUS_NOT_AVAILABLE, "no NVIDIA driver (" + why + ")");

@@ -36,7 +36,8 @@ int ncclCommInitRank(struct ncclComm** comm, int nranks, ncclUniqueId id, int ra
   if (nranks != world_size || rank != world_rank) return kInvalidArgument;
   /* Every rank must have been given rank 0's id. */
   uint64_t hash = 1469598103934665603ull;
-  for (size_t i = 0; i < sizeof id.internal; ++i) hash = (hash ^ (unsigned char)id.internal[i]) * 1099511628211ull;
+  for (size_t i = 0; i < sizeof id.internal; ++i)
+    hash = (hash ^ (unsigned char)id.internal[i]) * 1099511628211ull;
   uint64_t low = 0, high = 0;
   MPI_Allreduce(&hash, &low, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
   MPI_Allreduce(&hash, &high, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
@@ -58,8 +59,8 @@ int ncclCommDestroy(struct ncclComm* comm) {
 int ncclAllReduce(const void* send, void* recv, size_t count, int type, int op,
                   struct ncclComm* comm, void* stream) {
   (void)stream; /* the fake driver's streams finish every command at once */
-  MPI_Datatype types[] = {[2] = MPI_INT32_T, [3] = MPI_UINT32_T, [4] = MPI_INT64_T,
-                          [7] = MPI_FLOAT, [8] = MPI_DOUBLE};
+  MPI_Datatype types[] = {
+      [2] = MPI_INT32_T, [3] = MPI_UINT32_T, [4] = MPI_INT64_T, [7] = MPI_FLOAT, [8] = MPI_DOUBLE};
   MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN};
   if (type < 2 || type > 8 || types[type] == 0 || op < 0 || op > 3) return kInvalidArgument;
   if (MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, (int)count, types[type], ops[op],

@@ -81,8 +81,10 @@ constexpr bool is_unsigned() {
 /// is exact in half (sums under 64, products under 32).
 inline double value(Op op, std::size_t i, int r, bool non_negative) {
   switch (op) {
-    case Op::sum: return double(i % 5 + r + 1);
-    case Op::prod: return double(1 + (i + r) % 2);
+    case Op::sum:
+      return double(i % 5 + r + 1);
+    case Op::prod:
+      return double(1 + (i + r) % 2);
     default: {
       const double v = double((i * 7 + std::size_t(r) * 3) % 11);
       return non_negative ? v : v - 5;
@@ -92,10 +94,14 @@ inline double value(Op op, std::size_t i, int r, bool non_negative) {
 
 inline double combine(Op op, double a, double b) {
   switch (op) {
-    case Op::sum: return a + b;
-    case Op::prod: return a * b;
-    case Op::min: return b < a ? b : a;
-    case Op::max: return b > a ? b : a;
+    case Op::sum:
+      return a + b;
+    case Op::prod:
+      return a * b;
+    case Op::min:
+      return b < a ? b : a;
+    case Op::max:
+      return b > a ? b : a;
   }
   return 0;
 }
@@ -104,7 +110,8 @@ inline double combine(Op op, double a, double b) {
 template <class T>
 std::vector<T> values(Op op, std::size_t count, int r) {
   std::vector<T> out(count);
-  for (std::size_t i = 0; i < count; ++i) out[i] = from_double<T>(value(op, i, r, is_unsigned<T>()));
+  for (std::size_t i = 0; i < count; ++i)
+    out[i] = from_double<T>(value(op, i, r, is_unsigned<T>()));
   return out;
 }
 

@@ -50,8 +50,7 @@ TEST_CASE("allreduce: ranks with different transports and chunks agree on one ch
   CHECK(download(buffer) == reduced<double>(Op::max, count, me().size));
 }
 
-TEST_CASE("reduce: every type and operation, in place at a root other than 0",
-          "[mpi][reduce]") {
+TEST_CASE("reduce: every type and operation, in place at a root other than 0", "[mpi][reduce]") {
   for_each_type([](auto type) {
     using T = typename decltype(type)::type;
     for (Transport transport : kTransports) {
@@ -134,8 +133,8 @@ TEST_CASE("reduce_scatter: 16 MiB in all", "[mpi][reduce_scatter]") {
   auto recv = me().context.alloc<float>(count);
   mpi::reduce_scatter(me().queue, send, recv, Op::sum, me().comm.with_transport(Transport::staged));
   const std::vector<float> all = reduced<float>(Op::sum, whole, me().size);
-  CHECK(download(recv) == std::vector<float>(all.begin() + me().rank * count,
-                                             all.begin() + (me().rank + 1) * count));
+  CHECK(download(recv) ==
+        std::vector<float>(all.begin() + me().rank * count, all.begin() + (me().rank + 1) * count));
 }
 
 TEST_CASE("sendrecv: a ring, every type and edge size", "[mpi][sendrecv]") {

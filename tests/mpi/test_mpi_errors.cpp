@@ -54,9 +54,9 @@ TEST_CASE("ranks with different operations or roots: an error on every rank", "[
                 mpi::allreduce(me().queue, buffer, me().rank == 0 ? Op::min : Op::max, me().comm);
               }),
               Errc::invalid_argument, {"operation", "min", "max"});
-  check_error(capture_error(
-                  [&] { mpi::broadcast(me().queue, buffer, me().rank == 0 ? 0 : 1, me().comm); }),
-              Errc::invalid_argument, {"xgpu::mpi::broadcast", "root"});
+  check_error(
+      capture_error([&] { mpi::broadcast(me().queue, buffer, me().rank == 0 ? 0 : 1, me().comm); }),
+      Errc::invalid_argument, {"xgpu::mpi::broadcast", "root"});
   check_comm_still_works();
 }
 
@@ -142,16 +142,18 @@ TEST_CASE("an iallreduce the ranks disagree on fails its Request on every rank",
 
 TEST_CASE("bad arguments on every rank", "[mpi][mpi_errors]") {
   auto buffer = upload(values<float>(Op::sum, 10, me().rank));
-  check_error(capture_error([&] { mpi::reduce(me().queue, buffer, Op::sum, me().size, me().comm); }),
-              Errc::invalid_argument, {"root " + std::to_string(me().size), "not a rank"});
+  check_error(
+      capture_error([&] { mpi::reduce(me().queue, buffer, Op::sum, me().size, me().comm); }),
+      Errc::invalid_argument, {"root " + std::to_string(me().size), "not a rank"});
   auto eleven = upload(values<float>(Op::sum, 11, me().rank));
   check_error(capture_error([&] {
                 mpi::allreduce(me().queue, eleven.core(), mpi::DataType::f64, Op::sum, me().comm);
               }),
               Errc::invalid_argument, {"44 bytes", "not a whole number of double"});
   check_error(capture_error([&] { mpi::allgather(me().queue, buffer, buffer, me().comm); }),
-              Errc::invalid_argument, me().size == 1 ? std::vector<std::string>{"same buffer"}
-                                                     : std::vector<std::string>{"must hold"});
+              Errc::invalid_argument,
+              me().size == 1 ? std::vector<std::string>{"same buffer"}
+                             : std::vector<std::string>{"must hold"});
   check_error(capture_error([&] {
                 mpi::sendrecv(me().queue, buffer, me().size + 3, buffer, MPI_PROC_NULL, me().comm);
               }),

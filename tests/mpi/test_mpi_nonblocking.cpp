@@ -22,8 +22,8 @@ TEST_CASE("iallreduce: every type, both transports", "[mpi][iallreduce]") {
       const std::size_t count = 3 * kChunkBytes / sizeof(T) + 1;
       INFO(describe<T>("iallreduce", Op::sum, transport, count));
       auto buffer = upload(values<T>(Op::sum, count, me().rank));
-      mpi::Request request = mpi::iallreduce(me().queue, buffer, Op::sum,
-                                             me().comm.with_transport(transport).with_chunk(kChunkBytes));
+      mpi::Request request = mpi::iallreduce(
+          me().queue, buffer, Op::sum, me().comm.with_transport(transport).with_chunk(kChunkBytes));
       request.wait();
       CHECK(request.test());
       CHECK(download(buffer) == reduced<T>(Op::sum, count, me().size));
@@ -138,8 +138,7 @@ TEST_CASE("select_device: one device per node rank while there are enough", "[mp
                          xgpu::Errc::no_device, {"no device matches the selector 'nvidia'"});
 }
 
-TEST_CASE("transport_for: mapped for a CPU device, staged forced, nccl refused",
-          "[mpi][setup]") {
+TEST_CASE("transport_for: mapped for a CPU device, staged forced, nccl refused", "[mpi][setup]") {
   CHECK(mpi::transport_for(me().device) == Transport::mapped);
   CHECK(mpi::transport_for(me().device, Transport::staged) == Transport::staged);
   xgpu_test::check_error(

@@ -1,9 +1,10 @@
 // `xgpu bench mpi`, run under mpirun (`xgpu bench mpi` execs this program, xgpu-bench-mpi, so
 // that the `xgpu` command itself links no MPI): xgpu's allreduce of a device buffer through each
 // transport beside MPI_Allreduce on host buffers of the same size, in the same run, rounds
-// interleaved (each round in another order). Each figure is the slowest rank's time (the collective ends when its last rank
-// does), the median over the rounds; bus bandwidth is 2 (n - 1) / n * bytes / time, the bytes
-// each rank's link carries in a ring allreduce. Every xgpu result is checked first.
+// interleaved (each round in another order). Each figure is the slowest rank's time (the collective
+// ends when its last rank does), the median over the rounds; bus bandwidth is 2 (n - 1) / n * bytes
+// / time, the bytes each rank's link carries in a ring allreduce. Every xgpu result is checked
+// first.
 //
 //   mpirun -np 2 xgpu bench mpi [-d SELECTOR] [--quick] [--repetitions N]
 //   (the staged chunk: XGPU_MPI_CHUNK; xgpu-bench-mpi itself also takes --chunk BYTES)
@@ -53,7 +54,8 @@ double median(std::vector<double> values) {
 // The median of the rounds' own ratios: what the machine did in one stretch weighs on both.
 double paired_ratio(const Case& c) {
   std::vector<double> ratios;
-  for (std::size_t i = 0; i < c.times.size(); ++i) ratios.push_back(c.times[i] / c.baseline->times[i]);
+  for (std::size_t i = 0; i < c.times.size(); ++i)
+    ratios.push_back(c.times[i] / c.baseline->times[i]);
   return median(ratios);
 }
 
@@ -61,7 +63,8 @@ double paired_ratio(const Case& c) {
 class HostFloats {
  public:
   HostFloats(std::size_t count, float value)
-      : data_(static_cast<float*>(std::aligned_alloc(4096, (count * sizeof(float) + 4095) / 4096 * 4096))),
+      : data_(static_cast<float*>(
+            std::aligned_alloc(4096, (count * sizeof(float) + 4095) / 4096 * 4096))),
         count_(count) {
     if (!data_) throw std::runtime_error("out of host memory");
     fill(value);
@@ -144,8 +147,9 @@ int run(const Options& options) {
   mpi::Comm staged = world.with_transport(mpi::Transport::staged);
   if (options.chunk) staged = staged.with_chunk(options.chunk);
   const std::vector<std::size_t> sizes =
-      options.quick ? std::vector<std::size_t>{1u << 20, 4u << 20}
-                    : std::vector<std::size_t>{256u << 10, 1u << 20, 4u << 20, 16u << 20, 64u << 20};
+      options.quick
+          ? std::vector<std::size_t>{1u << 20, 4u << 20}
+          : std::vector<std::size_t>{256u << 10, 1u << 20, 4u << 20, 16u << 20, 64u << 20};
   const int repetitions = options.repetitions > 0 ? options.repetitions : options.quick ? 5 : 15;
   if (rank == 0) {
     std::printf("xgpu bench mpi: %d rank(s); rank 0 on %s; staged chunk %s; %d rounds\n", ranks,
@@ -185,8 +189,8 @@ int run(const Options& options) {
     auto pinned = context.alloc_host<float>(count);
     cases.emplace_back("floor: map + unmap of the buffer", [&] {
       float* pointer = nullptr;
-      xgpu::ext::map_async(queue, buffer, count,
-                           xgpu::ext::host_read | xgpu::ext::host_write, pointer)
+      xgpu::ext::map_async(queue, buffer, count, xgpu::ext::host_read | xgpu::ext::host_write,
+                           pointer)
           .wait();
       xgpu::ext::unmap_async(queue, buffer, pointer);
       queue.flush();
@@ -224,7 +228,8 @@ int run(const Options& options) {
       const double seconds = median(c.times);
       char bus[16] = "-";
       if (c.collective && ranks > 1)
-        std::snprintf(bus, sizeof bus, "%.2f", 2.0 * (ranks - 1) / ranks * double(bytes) / seconds / 1e9);
+        std::snprintf(bus, sizeof bus, "%.2f",
+                      2.0 * (ranks - 1) / ranks * double(bytes) / seconds / 1e9);
       std::string ratio = "", target = "", met = "";
       if (c.baseline) {
         const double r = paired_ratio(c);
@@ -238,8 +243,8 @@ int run(const Options& options) {
           all_met &= r <= c.target;
         }
       }
-      std::printf("%-8s %-34s %10.3f %10s %7s %8s %4s\n", size_text(bytes).c_str(),
-                  c.name.c_str(), seconds * 1e3, bus, ratio.c_str(), target.c_str(), met.c_str());
+      std::printf("%-8s %-34s %10.3f %10s %7s %8s %4s\n", size_text(bytes).c_str(), c.name.c_str(),
+                  seconds * 1e3, bus, ratio.c_str(), target.c_str(), met.c_str());
     }
   }
   if (rank == 0 && !all_met) std::printf("some targets were not met (see the 'met' column)\n");

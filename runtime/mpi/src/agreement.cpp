@@ -17,10 +17,14 @@ enum Field { kKind, kType, kOp, kCount, kRoot, kFailedRank, kChunk, kNccl, kFiel
 
 std::string value_name(Field field, std::int64_t value) {
   switch (field) {
-    case kKind: return to_string(static_cast<Kind>(value));
-    case kType: return to_string(static_cast<DataType>(value));
-    case kOp: return value < 0 ? "none" : to_string(static_cast<Op>(value));
-    default: return std::to_string(value);
+    case kKind:
+      return to_string(static_cast<Kind>(value));
+    case kType:
+      return to_string(static_cast<DataType>(value));
+    case kOp:
+      return value < 0 ? "none" : to_string(static_cast<Op>(value));
+    default:
+      return std::to_string(value);
   }
 }
 
@@ -31,8 +35,8 @@ std::string value_name(Field field, std::int64_t value) {
                                       "disagree on the element count", "disagree on the root"};
   fail(Errc::invalid_argument,
        std::string("the ranks ") + kWhat[field] + " (" + value_name(field, low) +
-           " on some ranks, " + value_name(field, high) + " on others; " +
-           value_name(field, here) + " here); no data moved",
+           " on some ranks, " + value_name(field, high) + " on others; " + value_name(field, here) +
+           " here); no data moved",
        call.name);
 }
 
@@ -44,11 +48,16 @@ std::int64_t clamp_chunk(std::size_t bytes) {
 
 const char* to_string(Kind kind) {
   switch (kind) {
-    case Kind::allreduce: return "allreduce";
-    case Kind::reduce: return "reduce";
-    case Kind::broadcast: return "broadcast";
-    case Kind::allgather: return "allgather";
-    case Kind::reduce_scatter: return "reduce_scatter";
+    case Kind::allreduce:
+      return "allreduce";
+    case Kind::reduce:
+      return "reduce";
+    case Kind::broadcast:
+      return "broadcast";
+    case Kind::allgather:
+      return "allgather";
+    case Kind::reduce_scatter:
+      return "reduce_scatter";
   }
   return "an unknown collective";
 }
@@ -105,7 +114,8 @@ PairAgreement agree_pair(const CommState& comm, const char* name, int dest, int 
   std::string refusal;
   if (source != MPI_PROC_NULL) {
     if (!theirs[kAccepted]) {
-      refusal = "rank " + std::to_string(source) + " refused its arguments (its own error says why)";
+      refusal =
+          "rank " + std::to_string(source) + " refused its arguments (its own error says why)";
     } else if (theirs[kHeaderTag] != tag) {
       refusal = "rank " + std::to_string(source) + " sends with tag " +
                 std::to_string(theirs[kHeaderTag]) + ", this rank receives tag " +

@@ -21,9 +21,9 @@ struct Call {
   const char* name = "";  ///< "xgpu::mpi::allreduce", for the errors
   Kind kind = Kind::allreduce;
   DataType type = DataType::f32;
-  std::int64_t op = -1;    ///< the Op, or -1 for a collective without one
-  std::uint64_t count = 0; ///< the element count every rank must agree on
-  std::int64_t root = -1;  ///< or -1
+  std::int64_t op = -1;                ///< the Op, or -1 for a collective without one
+  std::uint64_t count = 0;             ///< the element count every rank must agree on
+  std::int64_t root = -1;              ///< or -1
   std::size_t chunk_bytes = SIZE_MAX;  ///< the largest MPI message this rank wants
   bool nccl = false;                   ///< this rank can run the collective through NCCL
 };
@@ -41,7 +41,7 @@ Agreement agree(const CommState& comm, const Call& call, std::exception_ptr loca
 
 /// sendrecv's agreement with its two partners.
 struct PairAgreement {
-  bool send = false, recv = false;         ///< whether data goes to dest, comes from source
+  bool send = false, recv = false;             ///< whether data goes to dest, comes from source
   std::size_t send_chunk = 0, recv_chunk = 0;  ///< message sizes in bytes each way
   std::exception_ptr failure;  ///< a refusal, to throw once the accepted direction has moved
 };

@@ -146,9 +146,7 @@ void sendrecv(Queue& queue, const BufferCore& send, int dest, const BufferCore& 
   constexpr const char* kName = "xgpu::mpi::sendrecv";
   detail::CommState& state = detail::state_of(comm, kName);
   state.worker.drain();
-  auto valid = [&](int rank) {
-    return rank == MPI_PROC_NULL || (rank >= 0 && rank < state.size);
-  };
+  auto valid = [&](int rank) { return rank == MPI_PROC_NULL || (rank >= 0 && rank < state.size); };
   auto check_peer = [&](int rank, const char* what) {
     if (valid(rank)) return;
     detail::fail(Errc::invalid_argument,
@@ -171,12 +169,12 @@ void sendrecv(Queue& queue, const BufferCore& send, int dest, const BufferCore& 
           detail::fail(Errc::invalid_argument, "send and recv are the same buffer", kName);
       },
       false);
-  const detail::PairAgreement pair = detail::agree_pair(
-      state, kName, to, from, tag, type, elements(send, type), elements(recv, type),
-      prepared.call.chunk_bytes, prepared.local_failure);
+  const detail::PairAgreement pair =
+      detail::agree_pair(state, kName, to, from, tag, type, elements(send, type),
+                         elements(recv, type), prepared.call.chunk_bytes, prepared.local_failure);
   auto plan = detail::sendrecv_plan(
-      detail::where_of(state, type, detail::Agreement{prepared.call.chunk_bytes, false}), send,
-      to, recv, from, pair);
+      detail::where_of(state, type, detail::Agreement{prepared.call.chunk_bytes, false}), send, to,
+      recv, from, pair);
   detail::execute(queue, *plan, prepared.transport);
   if (pair.failure) std::rethrow_exception(pair.failure);
 }

@@ -53,9 +53,9 @@ Comm Comm::node(const Comm& comm) {
   std::lock_guard<std::mutex> lock(parent.mutex);
   if (!parent.node) {
     MPI_Comm split = MPI_COMM_NULL;
-    detail::check_mpi(MPI_Comm_split_type(parent.own, MPI_COMM_TYPE_SHARED, parent.rank,
-                                          MPI_INFO_NULL, &split),
-                      "MPI_Comm_split_type");
+    detail::check_mpi(
+        MPI_Comm_split_type(parent.own, MPI_COMM_TYPE_SHARED, parent.rank, MPI_INFO_NULL, &split),
+        "MPI_Comm_split_type");
     parent.node = detail::make_comm_state(split, true);
   }
   Comm node(parent.node);

@@ -1,11 +1,10 @@
 // GradientBucket (gradient_bucket.hpp): gradients copied side by side into one device buffer per
 // bucket, which iallreduce reduces while the caller goes on; wait() copies the sums back.
-#include <xgpu/extension.hpp>
-#include <xgpu/mpi/gradient_bucket.hpp>
-
 #include <optional>
 #include <utility>
 #include <vector>
+#include <xgpu/extension.hpp>
+#include <xgpu/mpi/gradient_bucket.hpp>
 
 #include "errors.hpp"
 

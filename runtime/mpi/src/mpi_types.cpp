@@ -47,12 +47,18 @@ std::array<MPI_Op, 4> half_ops() {
 
 MPI_Datatype mpi_type(DataType type) {
   switch (type) {
-    case DataType::f32: return MPI_FLOAT;
-    case DataType::f64: return MPI_DOUBLE;
-    case DataType::f16: return MPI_UINT16_T;
-    case DataType::i32: return MPI_INT32_T;
-    case DataType::i64: return MPI_INT64_T;
-    case DataType::u32: return MPI_UINT32_T;
+    case DataType::f32:
+      return MPI_FLOAT;
+    case DataType::f64:
+      return MPI_DOUBLE;
+    case DataType::f16:
+      return MPI_UINT16_T;
+    case DataType::i32:
+      return MPI_INT32_T;
+    case DataType::i64:
+      return MPI_INT64_T;
+    case DataType::u32:
+      return MPI_UINT32_T;
   }
   fail(Errc::invalid_argument, "unknown element type", "xgpu::mpi");
 }

@@ -85,22 +85,32 @@ class CurrentContext {
 
 int nccl_type(DataType type) {
   switch (type) {
-    case DataType::f32: return nccl_abi::kFloat32;
-    case DataType::f64: return nccl_abi::kFloat64;
-    case DataType::f16: return nccl_abi::kFloat16;
-    case DataType::i32: return nccl_abi::kInt32;
-    case DataType::i64: return nccl_abi::kInt64;
-    case DataType::u32: return nccl_abi::kUint32;
+    case DataType::f32:
+      return nccl_abi::kFloat32;
+    case DataType::f64:
+      return nccl_abi::kFloat64;
+    case DataType::f16:
+      return nccl_abi::kFloat16;
+    case DataType::i32:
+      return nccl_abi::kInt32;
+    case DataType::i64:
+      return nccl_abi::kInt64;
+    case DataType::u32:
+      return nccl_abi::kUint32;
   }
   fail(Errc::invalid_argument, "unknown element type", kCall);
 }
 
 int nccl_op(Op op) {
   switch (op) {
-    case Op::sum: return nccl_abi::kSum;
-    case Op::prod: return nccl_abi::kProd;
-    case Op::max: return nccl_abi::kMax;
-    case Op::min: return nccl_abi::kMin;
+    case Op::sum:
+      return nccl_abi::kSum;
+    case Op::prod:
+      return nccl_abi::kProd;
+    case Op::max:
+      return nccl_abi::kMax;
+    case Op::min:
+      return nccl_abi::kMin;
   }
   fail(Errc::invalid_argument, "unknown operation", kCall);
 }

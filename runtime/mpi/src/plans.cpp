@@ -54,7 +54,8 @@ constexpr std::size_t kIntLimit = INT_MAX;
 class AllreducePlan : public PlanBase {
  public:
   AllreducePlan(const Where& w, const Core& buffer, Op op)
-      : PlanBase(w, buffer.bytes / size_of(w.type), kIntLimit), buffer_(buffer),
+      : PlanBase(w, buffer.bytes / size_of(w.type), kIntLimit),
+        buffer_(buffer),
         op_(mpi_op(w.type, op)) {}
   void areas(std::size_t i, Area& a, Area& b) const override {
     a.clear();
@@ -77,8 +78,10 @@ class AllreducePlan : public PlanBase {
 class ReducePlan : public PlanBase {
  public:
   ReducePlan(const Where& w, const Core& buffer, Op op, int root)
-      : PlanBase(w, buffer.bytes / size_of(w.type), kIntLimit), buffer_(buffer),
-        op_(mpi_op(w.type, op)), root_(root) {}
+      : PlanBase(w, buffer.bytes / size_of(w.type), kIntLimit),
+        buffer_(buffer),
+        op_(mpi_op(w.type, op)),
+        root_(root) {}
   void areas(std::size_t i, Area& a, Area& b) const override {
     a.clear();
     b.clear();
@@ -129,7 +132,8 @@ class BroadcastPlan : public PlanBase {
 class AllgatherPlan : public PlanBase {
  public:
   AllgatherPlan(const Where& w, const Core& send, const Core& recv)
-      : PlanBase(w, send.bytes / size_of(w.type), kIntLimit / std::max(w.size, 1)), send_(send),
+      : PlanBase(w, send.bytes / size_of(w.type), kIntLimit / std::max(w.size, 1)),
+        send_(send),
         recv_(recv) {}
   void areas(std::size_t i, Area& a, Area& b) const override {
     a.clear();
@@ -154,8 +158,10 @@ class AllgatherPlan : public PlanBase {
 class ReduceScatterPlan : public PlanBase {
  public:
   ReduceScatterPlan(const Where& w, const Core& send, const Core& recv, Op op)
-      : PlanBase(w, recv.bytes / size_of(w.type), kIntLimit / std::max(w.size, 1)), send_(send),
-        recv_(recv), op_(mpi_op(w.type, op)) {}
+      : PlanBase(w, recv.bytes / size_of(w.type), kIntLimit / std::max(w.size, 1)),
+        send_(send),
+        recv_(recv),
+        op_(mpi_op(w.type, op)) {}
   void areas(std::size_t i, Area& a, Area& b) const override {
     a.clear();
     b.clear();
@@ -182,8 +188,13 @@ class SendrecvPlan : public Plan {
  public:
   SendrecvPlan(const Where& w, const Core& send, int dest, const Core& recv, int source,
                const PairAgreement& pair)
-      : where_(w), element_(size_of(w.type)), type_(mpi_type(w.type)), send_(send), recv_(recv),
-        dest_(dest), source_(source),
+      : where_(w),
+        element_(size_of(w.type)),
+        type_(mpi_type(w.type)),
+        send_(send),
+        recv_(recv),
+        dest_(dest),
+        source_(source),
         sends_(pair.send ? send.bytes / element_ : 0,
                chunk_elements(pair.send_chunk, element_, kIntLimit)),
         recvs_(pair.recv ? recv.bytes / element_ : 0,

@@ -125,8 +125,8 @@ void run_mapped(Queue& queue, Plan& plan, bool direct) {
     for (int k = 0; k < 2; ++k) {
       if (!copied[k]) continue;
       for (const Piece& piece : areas[k]->drain) {
-        auto* to = static_cast<unsigned char*>(
-            mappings.buffers()[piece.buffer->handle.get()].pointer);
+        auto* to =
+            static_cast<unsigned char*>(mappings.buffers()[piece.buffer->handle.get()].pointer);
         if (piece.bytes) std::memcpy(to + piece.offset, pointers[k] + piece.at, piece.bytes);
       }
     }

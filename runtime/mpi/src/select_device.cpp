@@ -56,9 +56,9 @@ Device select_device(const Comm& comm, std::string_view selector) {
       one_per_physical(selector.empty() ? default_candidates() : select_all(selector));
   if (candidates.empty()) {
     detail::fail(Errc::no_device,
-                 selector.empty() ? std::string("no GPU, accelerator or CPU device is visible")
-                                  : "no device matches the selector '" + std::string(selector) +
-                                        "'",
+                 selector.empty()
+                     ? std::string("no GPU, accelerator or CPU device is visible")
+                     : "no device matches the selector '" + std::string(selector) + "'",
                  kCall);
   }
   const auto count = static_cast<int>(candidates.size());
@@ -66,9 +66,8 @@ Device select_device(const Comm& comm, std::string_view selector) {
     static std::atomic<bool> warned{false};
     if (!warned.exchange(true)) {
       ext::log(ext::LogLevel::warn, "mpi",
-               std::to_string(node.size()) + " ranks on this node share " +
-                   std::to_string(count) + " device(s): node rank r uses device r mod " +
-                   std::to_string(count));
+               std::to_string(node.size()) + " ranks on this node share " + std::to_string(count) +
+                   " device(s): node rank r uses device r mod " + std::to_string(count));
     }
   }
   return candidates[static_cast<std::size_t>(node.rank() % count)];

@@ -25,8 +25,8 @@ Transport transport_for(const Device& device, Transport requested) {
   if (wanted == Transport::nccl) {
     std::string why;
     if (!detail::nccl_usable(device, nullptr, &why))
-      detail::fail(Errc::unsupported, "the nccl transport cannot serve " + device.describe() +
-                                          ": " + why,
+      detail::fail(Errc::unsupported,
+                   "the nccl transport cannot serve " + device.describe() + ": " + why,
                    "xgpu::mpi::transport_for");
     return wanted;
   }

@@ -39,13 +39,20 @@ inline constexpr bool dependent_false = false;
 /// The DataType of a C++ element type; any other type is a compile error.
 template <class T>
 constexpr DataType data_type_of() {
-  if constexpr (std::is_same_v<T, float>) return DataType::f32;
-  else if constexpr (std::is_same_v<T, double>) return DataType::f64;
-  else if constexpr (std::is_same_v<T, half>) return DataType::f16;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return DataType::i32;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return DataType::i64;
-  else if constexpr (std::is_same_v<T, std::uint32_t>) return DataType::u32;
-  else static_assert(dependent_false<T>, "xgpu::mpi takes float, double, half, int32, int64, uint32");
+  if constexpr (std::is_same_v<T, float>)
+    return DataType::f32;
+  else if constexpr (std::is_same_v<T, double>)
+    return DataType::f64;
+  else if constexpr (std::is_same_v<T, half>)
+    return DataType::f16;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return DataType::i32;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return DataType::i64;
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return DataType::u32;
+  else
+    static_assert(dependent_false<T>, "xgpu::mpi takes float, double, half, int32, int64, uint32");
 }
 
 }  // namespace xgpu::mpi
