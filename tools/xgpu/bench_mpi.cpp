@@ -7,7 +7,8 @@
 // first.
 //
 //   mpirun -np 2 xgpu bench mpi [-d SELECTOR] [--quick] [--repetitions N]
-//   (the staged chunk: XGPU_MPI_CHUNK; xgpu-bench-mpi itself also takes --chunk BYTES)
+//   (the staged chunk: XGPU_MPI_CHUNK; xgpu-bench-mpi itself also takes --chunk LIST, one staged
+//   case per chunk of the comma-separated list, all in the same rounds: 256K,1M,4M)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,7 +30,7 @@ struct Options {
   std::string device;
   bool quick = false;
   int repetitions = 0;
-  std::size_t chunk = 0;
+  std::vector<std::size_t> chunks;  // empty: XGPU_MPI_CHUNK's
 };
 
 // One measured case: its rounds' times in seconds (the slowest rank's).
@@ -109,10 +110,16 @@ Options parse(int argc, char** argv) {
     } else if (arg == "--repetitions") {
       options.repetitions = std::stoi(value());
     } else if (arg == "--chunk") {
-      options.chunk = xgpu::cache::parse_size(value());
+      const std::string list = value();
+      for (std::size_t begin = 0; begin <= list.size();) {
+        std::size_t end = list.find(',', begin);
+        if (end == std::string::npos) end = list.size();
+        options.chunks.push_back(xgpu::cache::parse_size(list.substr(begin, end - begin)));
+        begin = end + 1;
+      }
     } else {
       throw std::runtime_error("unknown option '" + arg +
-                               "' (options: -d SELECTOR, --quick, --repetitions N, --chunk BYTES)");
+                               "' (options: -d SELECTOR, --quick, --repetitions N, --chunk LIST)");
     }
   }
   return options;
@@ -144,26 +151,30 @@ int run(const Options& options) {
   MPI_Allreduce(MPI_IN_PLACE, &nccl, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   const mpi::Comm through_nccl = world.with_transport(mpi::Transport::automatic);
   mpi::Comm mapped = world.with_transport(mpi::Transport::mapped);
-  mpi::Comm staged = world.with_transport(mpi::Transport::staged);
-  if (options.chunk) staged = staged.with_chunk(options.chunk);
+  // One staged Comm per chunk measured (one: XGPU_MPI_CHUNK's).
+  std::vector<std::pair<std::string, mpi::Comm>> staged;
+  const mpi::Comm staged_default = world.with_transport(mpi::Transport::staged);
+  if (options.chunks.empty()) staged.emplace_back("xgpu allreduce, staged", staged_default);
+  for (std::size_t chunk : options.chunks) {
+    staged.emplace_back("xgpu allreduce, staged, " + size_text(chunk) + " chunks",
+                        staged_default.with_chunk(chunk));
+  }
   const std::vector<std::size_t> sizes =
       options.quick
           ? std::vector<std::size_t>{1u << 20, 4u << 20}
           : std::vector<std::size_t>{256u << 10, 1u << 20, 4u << 20, 16u << 20, 64u << 20};
   const int repetitions = options.repetitions > 0 ? options.repetitions : options.quick ? 5 : 15;
   if (rank == 0) {
-    std::printf("xgpu bench mpi: %d rank(s); rank 0 on %s; staged chunk %s; %d rounds\n", ranks,
-                context.device().describe().c_str(),
-                options.chunk ? size_text(options.chunk).c_str() : "default (XGPU_MPI_CHUNK)",
-                repetitions);
-    std::printf("%-8s %-34s %10s %10s %7s %8s %4s\n", "bytes", "case", "ms", "bus GB/s", "ratio",
+    std::printf("xgpu bench mpi: %d rank(s); rank 0 on %s; %d rounds\n", ranks,
+                context.device().describe().c_str(), repetitions);
+    std::printf("%-8s %-40s %10s %10s %7s %8s %4s\n", "bytes", "case", "ms", "bus GB/s", "ratio",
                 "target", "met");
   }
   bool all_met = true;
   for (const std::size_t bytes : sizes) {
     const std::size_t count = bytes / sizeof(float);
     check(queue, mapped, count);
-    check(queue, staged, count);
+    for (const auto& [name, comm] : staged) check(queue, comm, count);
     if (nccl) check(queue, through_nccl, count);
     // Page-aligned, as the device's memory is: MPI's reduction runs at the same alignment on
     // both sides (malloc's large blocks start 16 bytes into a page).
@@ -173,44 +184,53 @@ int run(const Options& options) {
     queue.finish();
     const int n = static_cast<int>(count);
     std::vector<Case> cases;
-    cases.emplace_back("MPI_Allreduce, host, in place", [&] {
+    cases.reserve(6 + staged.size());  // baselines are pointers into it
+    Case& in_place = cases.emplace_back("MPI_Allreduce, host, in place", [&] {
       MPI_Allreduce(MPI_IN_PLACE, host.data(), n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     });
-    cases.emplace_back("xgpu allreduce, mapped",
-                       [&] { mpi::allreduce(queue, buffer, mpi::Op::sum, mapped); });
-    cases.emplace_back("MPI_Allreduce, host, out of place", [&] {
+    Case& through_mapped = cases.emplace_back(
+        "xgpu allreduce, mapped", [&] { mpi::allreduce(queue, buffer, mpi::Op::sum, mapped); });
+    through_mapped.baseline = &in_place;
+    through_mapped.target = 1.15;
+    through_mapped.target_from = 1u << 20;
+    Case& out_of_place = cases.emplace_back("MPI_Allreduce, host, out of place", [&] {
       MPI_Allreduce(send.data(), recv.data(), n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     });
-    cases.emplace_back("xgpu allreduce, staged",
-                       [&] { mpi::allreduce(queue, buffer, mpi::Op::sum, staged); });
+    for (const auto& [name, comm] : staged) {
+      Case& through_staged = cases.emplace_back(
+          name, [&, comm = comm] { mpi::allreduce(queue, buffer, mpi::Op::sum, comm); });
+      through_staged.baseline = &out_of_place;
+      through_staged.target = 1.5;
+      through_staged.target_from = 4u << 20;
+    }
     // The floors: what each transport adds to MPI's own time, alone. mapped: a map (waited for)
     // and an unmap (enqueued) of the buffer; staged: the buffer's bytes to pinned host memory
     // and back, which the transport overlaps with MPI's calls chunk by chunk.
     auto pinned = context.alloc_host<float>(count);
-    cases.emplace_back("floor: map + unmap of the buffer", [&] {
-      float* pointer = nullptr;
-      xgpu::ext::map_async(queue, buffer, count, xgpu::ext::host_read | xgpu::ext::host_write,
-                           pointer)
-          .wait();
-      xgpu::ext::unmap_async(queue, buffer, pointer);
-      queue.flush();
-    });
-    cases.emplace_back("floor: device -> pinned -> device", [&] {
-      queue.read_async(buffer, pinned);
-      queue.write_async(buffer, pinned).wait();
-    });
-    cases[4].collective = cases[5].collective = false;
+    cases
+        .emplace_back("floor: map + unmap of the buffer",
+                      [&] {
+                        float* pointer = nullptr;
+                        xgpu::ext::map_async(queue, buffer, count,
+                                             xgpu::ext::host_read | xgpu::ext::host_write, pointer)
+                            .wait();
+                        xgpu::ext::unmap_async(queue, buffer, pointer);
+                        queue.flush();
+                      })
+        .collective = false;
+    cases
+        .emplace_back("floor: device -> pinned -> device",
+                      [&] {
+                        queue.read_async(buffer, pinned);
+                        queue.write_async(buffer, pinned).wait();
+                      })
+        .collective = false;
     if (nccl) {
-      cases.emplace_back("xgpu allreduce, nccl",
-                         [&] { mpi::allreduce(queue, buffer, mpi::Op::sum, through_nccl); });
+      cases
+          .emplace_back("xgpu allreduce, nccl",
+                        [&] { mpi::allreduce(queue, buffer, mpi::Op::sum, through_nccl); })
+          .baseline = &in_place;
     }
-    cases[1].baseline = &cases[0];
-    cases[1].target = 1.15;
-    cases[1].target_from = 1u << 20;
-    cases[3].baseline = &cases[2];
-    cases[3].target = 1.5;
-    cases[3].target_from = 4u << 20;
-    if (nccl) cases[6].baseline = &cases[0];
     for (Case& c : cases) c.run();  // warm: first-touch pages, staging blocks, MPI's buffers
     for (int round = 0; round < repetitions; ++round) {
       // Each round starts at another case, so that none always follows the same neighbour.
@@ -243,7 +263,7 @@ int run(const Options& options) {
           all_met &= r <= c.target;
         }
       }
-      std::printf("%-8s %-34s %10.3f %10s %7s %8s %4s\n", size_text(bytes).c_str(), c.name.c_str(),
+      std::printf("%-8s %-40s %10.3f %10s %7s %8s %4s\n", size_text(bytes).c_str(), c.name.c_str(),
                   seconds * 1e3, bus, ratio.c_str(), target.c_str(), met.c_str());
     }
   }
