@@ -2,7 +2,9 @@
 // allgather, reduce_scatter, sendrecv, and the non-blocking iallreduce.
 //
 // Each call runs in the order of its queue: it starts once the commands enqueued on `queue`
-// before it are done, and the blocking calls return once the result is in the buffer. Before
+// before it are done, and the blocking calls return once the result is in the buffer for every
+// later command of the queue (the mapped transport's unmap may still be enqueued: another queue
+// orders after it with queue.marker(); on a CPU device there is nothing to wait for). Before
 // any data moves, the ranks compare what each was called with (the collective, element type,
 // count, operation, root) and whether each accepted its arguments, in one small MPI_Allreduce: a
 // mismatch or a refused argument throws xgpu::Error on every rank, naming it, instead of hanging
