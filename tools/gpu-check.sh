@@ -7,7 +7,9 @@
 #
 # What it runs, for each side (cuda:0, then opencl:nvidia:0): `xgpu query -d`, `xgpu conform`
 # (--quick) and `xgpu bench --quick` with --json. First `xgpu query --modules`, which says why
-# either side offers no device.
+# either side offers no device. Then, where libxgpu-mpi was built and mpirun is there,
+# `xgpu bench mpi --quick` and examples/mpi_data_parallel on cuda:0 at one rank (NCCL: the
+# toolkit's libnccl.so.2, or XGPU_NCCL_LIBRARY).
 #
 # What it finds on the machine (nothing is downloaded):
 #   - libcuda.so.1 and libnvidia-opencl.so.1 in the driver folders (ldconfig's cache,
@@ -130,6 +132,22 @@ for side in "${sides[@]}"; do
   run "${side}: bench" "${xgpu}" bench -d "${side}" --quick --json "${work}/bench-${side//:/-}.json" \
     || status=1
 done
+# libxgpu-mpi on the GPU, one rank: allreduce through NCCL (the toolkit's libnccl) beside the
+# mapped and staged transports and host MPI (`xgpu bench mpi`), and the data-parallel example.
+mpirun_bin="$(command -v mpirun || true)"
+if [[ -x "${build}/bin/xgpu-bench-mpi" && -n "${mpirun_bin}" ]]; then
+  nccl="${XGPU_NCCL_LIBRARY:-$(ls /usr/local/cuda*/lib*/libnccl.so.2 /usr/local/cuda*/targets/x86_64-linux/lib/libnccl.so.2 2>/dev/null | head -1)}"
+  [[ -n "${nccl}" ]] && export XGPU_NCCL_LIBRARY="${nccl}"
+  say "NCCL: ${nccl:-none (the nccl transport is not checked)}"
+  mpi_env=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 XGPU_DEVICE=cuda:0)
+  run "cuda:0: bench mpi (NCCL: ${nccl:-none})" "${mpi_env[@]}" "${mpirun_bin}" -np 1 \
+    "${xgpu}" bench mpi --quick || status=1
+  [[ -x "${build}/examples/mpi_data_parallel" ]] &&
+    { run "cuda:0: mpi_data_parallel" "${mpi_env[@]}" "${mpirun_bin}" -np 1 \
+        "${build}/examples/mpi_data_parallel" || status=1; }
+else
+  say "no ${build}/bin/xgpu-bench-mpi or no mpirun: libxgpu-mpi is not checked"
+fi
 printf '<!-- gpu-check: end -->\n' >> "${out}"
 
 # Replace the section between the markers, or append it.

@@ -12,6 +12,7 @@ readonly kPackages=(
   pocl-opencl-icd oclgrind clinfo                         # a CPU device and a simulator
   libspdlog-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev python3
   libclblast-dev libopenblas-dev libboost-dev  # GEMM peers and Boost.Compute (interop, bench)
+  libopenmpi-dev openmpi-bin                   # libxgpu-mpi, its tests and `xgpu bench mpi`
 )
 # Only for `test`: clang and its libFuzzer runtime for the fuzz targets.
 readonly kTestPackages=(clang libclang-rt-14-dev)

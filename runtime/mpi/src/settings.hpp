@@ -1,0 +1,23 @@
+// The settings of libxgpu-mpi, read in one place (settings.cpp).
+#pragma once
+
+#include <cstddef>
+#include <xgpu/mpi/types.hpp>
+
+namespace xgpu::mpi::detail {
+
+/// Staging chunk when XGPU_MPI_CHUNK is unset (docs/mpi.md has the measurements behind it).
+inline constexpr std::size_t kDefaultChunkBytes = std::size_t(1) << 20;
+
+struct Settings {
+  /// XGPU_MPI_TRANSPORT: auto (default), mapped, staged or nccl.
+  Transport transport = Transport::automatic;
+  /// XGPU_MPI_CHUNK: bytes of one staged chunk ("256K", "4M"); > 0.
+  std::size_t chunk_bytes = kDefaultChunkBytes;
+};
+
+/// The settings, read from the environment on the first call. Throws invalid_argument naming the
+/// variable, its value and what it allows when a value does not parse (and again on every call).
+const Settings& settings();
+
+}  // namespace xgpu::mpi::detail
