@@ -1,14 +1,17 @@
 // Copies between contexts (copy_across.hpp). OpenCL cannot wait across contexts, so a staged
 // copy is paced by the host: it waits for chunk i's read, enqueues its write on the
-// destination queue, then reads chunk i + 1 while that write runs.
+// destination queue, then reads chunk i + 1 while that write runs; it returns when the last
+// write is done (its staging memory goes with it).
 #include "copy_across.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <optional>
 #include <vector>
 
 #include "objects.hpp"
 #include "trace/hooks.hpp"
+#include "util/device_traits.hpp"
 
 namespace xgpu::detail {
 namespace {
@@ -48,6 +51,44 @@ class SourceReader {
     order_after_previous_user(src, module_, queue_.get());
   }
 
+  // The source's bytes mapped for reading, after `after`; unmapped when the Mapped goes.
+  class Mapped {
+   public:
+    Mapped(SourceReader& reader, std::size_t offset, std::size_t bytes,
+           const std::vector<EventHandle>& after)
+        : reader_(reader) {
+      const std::vector<xgpu_event> raw = raw_events(after);
+      const xgpu_wait_v1 wait{raw.data(), static_cast<std::uint32_t>(raw.size())};
+      const Module& module = reader.module_;
+      xgpu_event event = nullptr;
+      check(module,
+            module.table->buffer_map(static_cast<xgpu_queue>(reader.queue_.get()),
+                                     static_cast<xgpu_buffer>(reader.src_.handle.get()),
+                                     XGPU_MAP_READ, offset, bytes, &pointer_,
+                                     raw.empty() ? nullptr : &wait, &event),
+            "Queue::copy (mapping the source)", reader.src_.device);
+      Event(EventHandle::adopt(&module, event), "Queue::copy (mapping the source)").wait();
+    }
+    Mapped(const Mapped&) = delete;
+    Mapped& operator=(const Mapped&) = delete;
+    ~Mapped() {
+      const Module& module = reader_.module_;
+      xgpu_event event = nullptr;
+      if (module.table->buffer_unmap(static_cast<xgpu_queue>(reader_.queue_.get()),
+                                     static_cast<xgpu_buffer>(reader_.src_.handle.get()), pointer_,
+                                     nullptr, &event) == XGPU_STATUS_SUCCESS &&
+          event != nullptr) {
+        module.table->event_wait(&event, 1);
+        release_object(&module, ObjectKind::event, event);
+      }
+    }
+    const unsigned char* data() const { return static_cast<const unsigned char*>(pointer_); }
+
+   private:
+    SourceReader& reader_;
+    void* pointer_ = nullptr;
+  };
+
   Event read(std::size_t offset, std::size_t bytes, void* host,
              const std::vector<EventHandle>& after) {
     const std::vector<xgpu_event> raw = raw_events(after);
@@ -69,6 +110,24 @@ class SourceReader {
   Handle<ObjectKind::queue> queue_;
 };
 
+// A source whose memory is host memory (a CPU device, an integrated GPU) needs no staging:
+// mapped, it is read by the destination's write directly, one pass over the bytes instead of
+// two. One mapped copy at a time: PoCL 3.1 crashes (in pocl_driver_map_mem) when two threads
+// map pieces of one pool's buffers at once.
+Event mapped_copy(Queue& queue, const BufferCore& src, const BufferCore& dst,
+                  std::size_t src_offset, std::size_t dst_offset, std::size_t bytes,
+                  const std::vector<EventHandle>& markers) {
+  static std::mutex one_at_a_time;
+  std::lock_guard<std::mutex> lock(one_at_a_time);
+  SourceReader reader(src);
+  SourceReader::Mapped mapped(reader, src_offset, bytes, markers);
+  const Buffer<unsigned char> target{dst};
+  Event write = queue.write_async(target, mapped.data(), bytes, dst_offset);
+  queue.flush();
+  write.wait();  // before the unmap
+  return write;
+}
+
 Event staged_copy(Queue& queue, const BufferCore& src, const BufferCore& dst,
                   std::size_t src_offset, std::size_t dst_offset, std::size_t bytes,
                   const std::vector<EventHandle>& markers) {
@@ -79,28 +138,32 @@ Event staged_copy(Queue& queue, const BufferCore& src, const BufferCore& dst,
   // Pinned where the destination's driver offers it: its writes are the DMA side that needs
   // it most (a read into it is a copy either way on every driver the tests know).
   std::vector<HostBuffer<unsigned char>> stages;
-  stages.push_back(queue.context().alloc_host<unsigned char>(chunk));
-  if (steps > 1) stages.push_back(queue.context().alloc_host<unsigned char>(chunk));
+  for (std::size_t i = 0; i < std::min(steps, kStagedCopyStages); ++i)
+    stages.push_back(queue.context().alloc_host<unsigned char>(chunk));
   const Buffer<unsigned char> target{dst};
 
-  Event read = reader.read(src_offset, chunk_bytes(0), stages[0].data(), markers);
-  host_track(*stages[0].storage(), read);
-  Event write, previous_write;
+  std::vector<Event> reads(steps), writes(steps);
+  // Chunk `step` into its stage, once the write that last used the stage is done.
+  auto read = [&](std::size_t step) {
+    HostBuffer<unsigned char>& stage = stages[step % stages.size()];
+    if (step >= stages.size()) writes[step - stages.size()].wait();
+    reads[step] = reader.read(src_offset + step * chunk, chunk_bytes(step), stage.data(),
+                              step == 0 ? markers : std::vector<EventHandle>{});
+    host_track(*stage.storage(), reads[step]);
+  };
+  // Reads run up to stages.size() - 1 chunks ahead of the writes.
+  for (std::size_t step = 0; step + 1 < stages.size(); ++step) read(step);
   for (std::size_t step = 0; step < steps; ++step) {
-    read.wait();
-    write =
-        queue.write_async(target, stages[step % 2], chunk_bytes(step), dst_offset + step * chunk);
+    if (step + stages.size() - 1 < steps) read(step + stages.size() - 1);
+    reads[step].wait();
+    writes[step] = queue.write_async(target, stages[step % stages.size()], chunk_bytes(step),
+                                     dst_offset + step * chunk);
     queue.flush();
-    if (step + 1 < steps) {
-      // The other stage is free once the write that used it (two steps back) is done.
-      if (previous_write) previous_write.wait();
-      HostBuffer<unsigned char>& next = stages[(step + 1) % 2];
-      read = reader.read(src_offset + (step + 1) * chunk, chunk_bytes(step + 1), next.data(), {});
-      host_track(*next.storage(), read);
-    }
-    previous_write = write;
   }
-  return write;
+  // The stages are freed on return, and a HostBuffer's end waits for the copies using it:
+  // wait here, so the caller is never held in a destructor, and the copy is done on return.
+  writes[steps - 1].wait();
+  return writes[steps - 1];
 }
 
 // One command of the module when it copies between its own contexts; nothing when it cannot.
@@ -140,6 +203,8 @@ Event copy_across_contexts(Queue& queue, const BufferCore& src, const BufferCore
   if (std::optional<Event> done =
           peer_copy(queue, src, dst, src_offset, dst_offset, bytes, markers))
     return *done;
+  if (shares_host_memory(src.device->info))
+    return mapped_copy(queue, src, dst, src_offset, dst_offset, bytes, markers);
   return staged_copy(queue, src, dst, src_offset, dst_offset, bytes, markers);
 }
 

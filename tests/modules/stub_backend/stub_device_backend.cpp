@@ -134,6 +134,9 @@ xgpu_status device_info(xgpu_device, uint32_t property, void* value, size_t capa
       case XGPU_DEVICE_LOCAL_MEM:
         copy_out(bytes_of_u64(16384), value, capacity, size_ret);
         break;
+      case XGPU_DEVICE_COMPUTE_UNITS:
+        copy_out(bytes_of_u64(1), value, capacity, size_ret);
+        break;
       case XGPU_DEVICE_MAX_WORK_GROUP:
         copy_out(bytes_of_u64(kDeviceMaxGroup), value, capacity, size_ret);
         break;
