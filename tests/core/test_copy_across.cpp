@@ -1,8 +1,9 @@
 // Queue::copy between contexts (runtime/src/copy_across.cpp): between two contexts of one
 // device, two PoCL devices, PoCL and Oclgrind both ways, at sizes around the staging chunk;
 // once 256 MiB between two PoCL devices; its ordering after the source's pending commands (on
-// any queue) and among the destination queue's own; and its errors. The peer copy between CUDA devices
-// is in backends/cuda/test_cuda_fake.cpp.
+// any queue) and among the destination queue's own; and its errors. The peer copy between CUDA
+// devices is in backends/cuda/test_cuda_fake.cpp.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <future>
@@ -20,7 +21,11 @@ namespace {
 // edges (one chunk, one chunk and a byte, two stages reused).
 constexpr std::size_t kChunk = std::size_t(4) << 20;
 
-std::uint8_t pattern(std::size_t i) { return static_cast<std::uint8_t>((i * 131 + 7) >> 3); }
+// A multiplicative hash: no period that divides the chunk, so a chunk read from the wrong
+// place, or twice, shows.
+std::uint8_t pattern(std::size_t i) {
+  return static_cast<std::uint8_t>((static_cast<std::uint32_t>(i) * 2654435761u) >> 24);
+}
 
 std::vector<std::uint8_t> patterned(std::size_t n) {
   std::vector<std::uint8_t> bytes(n);
@@ -92,7 +97,11 @@ TEST_CASE("256 MiB between two PoCL devices", "[copy_across]") {
   from.queue.write(src, host);
   to.queue.copy(src, dst);
   const std::vector<std::uint32_t> got = to.queue.read(dst);
-  CHECK(got == host);
+  REQUIRE(got.size() == host.size());
+  // Counted, not compared whole: a failure must not print 64M elements.
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < kCount; ++i) wrong += got[i] != host[i];
+  CHECK(wrong == 0);
 }
 
 TEST_CASE("a copy between contexts comes after the source's pending commands", "[copy_across]") {
@@ -114,7 +123,8 @@ TEST_CASE("a copy between contexts comes after the source's pending commands", "
   CHECK(copy.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout);
   gate.open();
   copy.get();
-  CHECK(to.queue.read(dst) == std::vector<int>(kCount, 7));
+  const std::vector<int> got = to.queue.read(dst);
+  CHECK(std::count(got.begin(), got.end(), 7) == static_cast<std::ptrdiff_t>(kCount));
 }
 
 TEST_CASE("a copy between contexts comes between the destination queue's commands",
@@ -133,9 +143,11 @@ TEST_CASE("a copy between contexts comes between the destination queue's command
   CHECK(copied.status() == xgpu::EventStatus::complete);
   // Enqueued after the copy: it lands after it.
   to.queue.fill(dst, 9, kCount / 2);
-  std::vector<int> want(kCount, 3);
-  std::fill(want.begin(), want.begin() + kCount / 2, 9);
-  CHECK(to.queue.read(dst) == want);
+  const std::vector<int> got = to.queue.read(dst);
+  CHECK(std::count(got.begin(), got.begin() + kCount / 2, 9) ==
+        static_cast<std::ptrdiff_t>(kCount / 2));
+  CHECK(std::count(got.begin() + kCount / 2, got.end(), 3) ==
+        static_cast<std::ptrdiff_t>(kCount - kCount / 2));
 }
 
 TEST_CASE("copies between contexts refuse what they cannot do", "[copy_across][errors]") {
