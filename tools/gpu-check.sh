@@ -5,7 +5,9 @@
 #
 #   tools/gpu-check.sh [BUILD_DIR]      default: build (an xgpu build made for this machine)
 #
-# What it runs, for each side (cuda:0, then opencl:nvidia:0): `xgpu query -d`, `xgpu conform`
+# What it runs: `xgpu query` one row per GPU and per module (the GPU must be one device with
+# both modules: same physical_id), then for each side (cuda:0, then opencl:nvidia:0):
+# `xgpu query -d`, `xgpu conform`
 # (--quick) and `xgpu bench --quick` with --json. First `xgpu query --modules`, which says why
 # either side offers no device. Then, where libxgpu-mpi was built and mpirun is there,
 # `xgpu bench mpi --quick` and examples/mpi_data_parallel on cuda:0 at one rank (NCCL: the
@@ -124,6 +126,22 @@ run() {  # run TITLE COMMAND...: into the report, fenced, with the command line
 
 run "Modules" "${xgpu}" query --modules || status=1
 run "Devices" "${xgpu}" query -l || status=1
+# One GPU is one device: with NVIDIA's OpenCL beside the cuda module, each GPU is one row of
+# `xgpu query`, both modules in it (docs/backends.md); --all-backends shows the two sides, and
+# the doctor why the default order picks one.
+run "Devices, one row per GPU" "${xgpu}" query || status=1
+run "Devices, one row per module" "${xgpu}" query --all-backends || status=1
+run "Backend choice" "${xgpu}" doctor --ascii || true
+if [[ -n "${nvidia_opencl}" ]]; then
+  run "The same GPU through both modules" python3 -c '
+import json, subprocess, sys
+doc = json.loads(subprocess.run([sys.argv[1], "query", "--json", "--all-backends"],
+                                capture_output=True, text=True, check=True).stdout)
+ids = {d["selector"]: d["physical_id"] for d in doc["devices"]}
+print("cuda:0", ids.get("cuda:0"), "aliases", [d["aliases"] for d in doc["devices"] if d["selector"] == "cuda:0"])
+sys.exit(0 if ids.get("cuda:0") and list(ids.values()).count(ids["cuda:0"]) == 2 else 1)
+' "${xgpu}" || status=1
+fi
 sides=(cuda:0)
 [[ -n "${nvidia_opencl}" ]] && sides+=(opencl:nvidia:0)
 for side in "${sides[@]}"; do

@@ -69,15 +69,41 @@ std::optional<std::uint64_t> Device::free_memory() const {
   detail::throw_backend_error(module, status, "Device::free_memory", &record);
 }
 
+std::string Device::selector() const {
+  const auto& record = record_of(*this);
+  return record.info.backend + ":" + std::to_string(record.backend_index);
+}
+
 std::string Device::describe() const {
   const auto& record = record_of(*this);
-  return record.info.backend + ":" + std::to_string(record.visible_index) + " " + record.info.name +
-         " (" + record.info.implementation + ")";
+  return selector() + " " + record.info.name + " (" + record.info.implementation + ")";
+}
+
+std::string Device::physical_id() const { return record_of(*this).physical_id; }
+
+std::vector<Device> Device::aliases() const {
+  std::vector<Device> list;
+  for (const auto* alias : record_of(*this).aliases) {
+    if (alias->visible) list.emplace_back(alias);
+  }
+  return list;
+}
+
+bool Device::is_alias_of(const Device& other) const {
+  const auto& aliases = record_of(*this).aliases;
+  return std::find(aliases.begin(), aliases.end(), other.record()) != aliases.end();
 }
 
 std::vector<Device> devices() {
   std::vector<Device> list;
   for (const auto* record : visible()) list.emplace_back(record);
+  return list;
+}
+
+std::vector<Device> backend_devices() {
+  std::vector<Device> list;
+  for (const auto* record : detail::Registry::instance().visible_backend_devices())
+    list.emplace_back(record);
   return list;
 }
 
@@ -92,8 +118,9 @@ std::vector<HiddenDevice> hidden_devices() {
 std::vector<Device> select_all(std::string_view selector) {
   const auto& registry = detail::Registry::instance();
   std::vector<Device> list;
-  for (const auto* record : detail::match_selector_all(effective_selector(selector), visible(),
-                                                       registry.backend_names())) {
+  const detail::DeviceLists lists{registry.visible_devices(), registry.visible_backend_devices()};
+  for (const auto* record :
+       detail::match_selector_all(effective_selector(selector), lists, registry.backend_names())) {
     list.emplace_back(record);
   }
   return list;
@@ -117,6 +144,8 @@ Device select(std::string_view selector) {
 }
 
 std::vector<BackendReport> backends() { return detail::Registry::instance().reports(); }
+
+std::vector<std::string> backend_order() { return detail::Registry::instance().backend_order(); }
 
 std::vector<std::string> backend_search_path() {
   return detail::Registry::instance().search_path();

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "copy_across.hpp"
 #include "objects.hpp"
 #include "queue_commands.hpp"
 #include "trace/hooks.hpp"
@@ -116,8 +117,22 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
 
 Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_t element_size,
                         std::size_t count, std::size_t src_offset, std::size_t dst_offset) {
-  const auto& context = checked_context(*this, src, "Queue::copy");
-  checked_context(*this, dst, "Queue::copy");
+  // The destination must be of this queue's context; the source may be of another (a copy
+  // between devices: copy_across.hpp).
+  if (*this && src.context == context_.state()->handle.get() && dst.context != nullptr &&
+      dst.context != src.context) {
+    throw Error(Errc::context_mismatch,
+                "Queue::copy: the destination belongs to another context than the queue's; a "
+                "copy between contexts runs on a queue of the destination's context",
+                "Queue::copy");
+  }
+  const auto& context = checked_context(*this, dst, "Queue::copy");
+  if (!src.context) {
+    throw Error(Errc::invalid_handle,
+                "Queue::copy: the source buffer is empty (default-constructed or moved-from)",
+                "Queue::copy");
+  }
+  const bool across = src.context != context.handle.get();
   if (count == all) {
     count = checked_count("Queue::copy", src, element_size, all, src_offset);
     checked_count("Queue::copy", dst, element_size, count, dst_offset);
@@ -126,6 +141,10 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
     checked_count("Queue::copy", dst, element_size, count, dst_offset);
   }
   if (count == 0) return Event();
+  if (across) {
+    return detail::copy_across_contexts(*this, src, dst, src_offset * element_size,
+                                        dst_offset * element_size, count * element_size);
+  }
   const detail::Module& module = context.module();
   xgpu_event event = nullptr;
   const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;

@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "log.hpp"
+#include "physical.hpp"
 #include "selector.hpp"
 
 namespace xgpu::detail {
@@ -138,30 +140,70 @@ void Registry::add_devices(const Module& module) {
 }
 
 void Registry::apply_visibility() {
-  const char* filter = std::getenv("XGPU_VISIBLE_DEVICES");
-  std::vector<const DeviceRecord*> everything;
+  std::vector<DeviceRecord*> everything;
   for (const auto& device : devices_) everything.push_back(device.get());
-  std::vector<const DeviceRecord*> chosen = everything;
-  if (filter) {
+  link_aliases(everything);
+  std::vector<std::string>& order = order_;
+  try {
+    order = detail::backend_order(backend_names());
+  } catch (const Error& error) {
+    visibility_error_ = error;
+    for (DeviceRecord* device : everything) device->visible = false;
+    return;
+  }
+  // XGPU_VISIBLE_DEVICES's terms see what select() would see with every device visible.
+  std::vector<const DeviceRecord*> all(everything.begin(), everything.end());
+  std::vector<const DeviceRecord*> physical;
+  for (const DeviceRecord* device : all) {
+    if (preferred_alias(*device, order, [](const DeviceRecord&) { return true; }) == device)
+      physical.push_back(device);
+  }
+  std::vector<const DeviceRecord*> chosen = all;
+  if (const char* filter = std::getenv("XGPU_VISIBLE_DEVICES")) {
     try {
-      chosen = match_selector_all(filter, everything, backend_names());
+      chosen = match_selector_all(filter, DeviceLists{physical, all}, backend_names(), true);
     } catch (const Error& error) {
       visibility_error_ = error.with_context("while reading XGPU_VISIBLE_DEVICES");
       chosen.clear();
     }
   }
-  for (const auto& device : devices_) device->visible = false;
-  for (const DeviceRecord* device : chosen) {
-    auto* mutable_device = const_cast<DeviceRecord*>(device);
-    mutable_device->visible = true;
-    mutable_device->visible_index = visible_.size();
-    visible_.push_back(device);
+  if (visibility_error_) chosen.clear();
+  for (DeviceRecord* device : everything) {
+    device->visible = std::find(chosen.begin(), chosen.end(), device) != chosen.end();
+  }
+  // Numbered in the order the filter's terms name the devices (module order without one).
+  auto is_visible = [](const DeviceRecord& candidate) { return candidate.visible; };
+  std::map<const Module*, std::size_t> per_module;
+  for (const DeviceRecord* chosen_device : chosen) {
+    auto* device = const_cast<DeviceRecord*>(chosen_device);
+    device->backend_index = per_module[device->module]++;
+    visible_backend_.push_back(device);
+    device->preferred = preferred_alias(*device, order, is_visible) == device;
+    if (device->preferred) {
+      device->visible_index = visible_.size();
+      visible_.push_back(device);
+    }
+  }
+  for (const DeviceRecord* chosen_device : chosen) {
+    auto* device = const_cast<DeviceRecord*>(chosen_device);
+    if (!device->preferred)
+      device->visible_index = preferred_alias(*device, order, is_visible)->visible_index;
   }
 }
 
 const std::vector<const DeviceRecord*>& Registry::visible_devices() const {
   if (visibility_error_) throw *visibility_error_;
   return visible_;
+}
+
+const std::vector<std::string>& Registry::backend_order() const {
+  if (visibility_error_) throw *visibility_error_;
+  return order_;
+}
+
+const std::vector<const DeviceRecord*>& Registry::visible_backend_devices() const {
+  if (visibility_error_) throw *visibility_error_;
+  return visible_backend_;
 }
 
 std::vector<const DeviceRecord*> Registry::hidden_devices() const {

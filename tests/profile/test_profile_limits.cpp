@@ -94,6 +94,40 @@ TEST_CASE("profile: the work-group size is the profile's", "[.profile_limits]") 
   dq.finish();
 }
 
+// Run by unit.profile.rocm, with tests/profile/data/rocm-rx7800xt.json (a published ROCm
+// clinfo): the profile loads although each dimension allows more than the whole group, and a
+// launch meets both limits, as ROCm's own enqueue does.
+TEST_CASE("profile: ROCm's 1024 per dimension and 256 per group both apply", "[.profile_rocm]") {
+  const xgpu::Device device = xgpu::select("profile:0");
+  CHECK(device.info().name == "gfx1101");
+  CHECK(device.info().max_work_item_sizes == std::array<std::size_t, 3>{1024, 1024, 1024});
+  CHECK(device.info().max_work_group_size == 256);
+
+  ProfileTable p;
+  xgpu_buffer out = nullptr;
+  REQUIRE(p.t->buffer_create(p.context, 0, 1024 * sizeof(int), &out) == 0);
+  xgpu_kernel fill = p.kernel(kSource, "fill");
+  const int value = 7;
+  CHECK(p.launch(fill, {buffer_arg(out), value_arg(value)}, {1024}, {256}) == 0);
+  // 256 along y: the dimension's limit is 1024, the group's 256.
+  CHECK(p.launch(fill, {buffer_arg(out), value_arg(value)}, {1, 256}, {1, 256}) == 0);
+  CHECK(p.launch(fill, {buffer_arg(out), value_arg(value)}, {1024}, {1024}) == -54);
+  CHECK(p.t->status_name(-54) == std::string("CL_INVALID_WORK_GROUP_SIZE"));
+  CHECK_THAT(p.last_error(), Contains("allows at most 256 work-items per group; the launch "
+                                      "asked for 1024"));
+  p.t->release(XGPU_OBJECT_BUFFER, out);
+
+  // Through the public API: 256 runs, 1024 x 1 x 1 is refused before the driver is asked.
+  xgpu::Context ctx(device);
+  xgpu::Buffer<int> buffer = ctx.alloc<int>(1024);
+  xgpu::Queue q = ctx.queue();
+  xgpu::Kernel k = ctx.build(xgpu::Source{"fill.cl", kSource}).kernel("fill");
+  q.launch(k, xgpu::Range{1024}, xgpu::Range{256}, buffer, 5);
+  CHECK(q.read(buffer) == std::vector<int>(1024, 5));
+  check_error(capture_error([&] { q.launch(k, xgpu::Range{1024}, xgpu::Range{1024}, buffer, 7); }),
+              xgpu::Errc::invalid_range, {"1024", "256"});
+}
+
 TEST_CASE("profile: local memory is the profile's", "[.profile_limits]") {
   ProfileTable p;
   xgpu_buffer out = nullptr;

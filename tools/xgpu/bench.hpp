@@ -63,6 +63,10 @@ void bench_compute(const Device& device, const BenchOptions& options, std::vecto
 void bench_library(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 /// The `multi` suite measures a group of devices together (bench_multi.cpp).
 void bench_multi(DeviceGroup& group, const BenchOptions& options, std::vector<Figure>& figures);
+/// Its device-to-device copy from device 0 to device 1 (bench_device_copy.cpp); nothing for a
+/// group of one.
+void bench_device_copy(DeviceGroup& group, const BenchOptions& options,
+                       std::vector<Figure>& figures);
 
 /// Prints, per device of `report` matched by name in the earlier report `old` (both as
 /// `--json` writes them), each case's old median, new median and change in percent.

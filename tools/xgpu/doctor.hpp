@@ -71,6 +71,12 @@ Findings check_intel(const std::string& root, const Identity& who);
 
 /// The module folders, each module found (loaded, refused, or found no device), the devices.
 Findings check_modules();
+/// Each visible GPU: the module that serves it and why (the only one that sees it, or first in
+/// the backend order), and the modules it is also seen through (doctor_backends.cpp).
+Findings check_backend_choice();
+/// With the CUDA module loaded: NVRTC found (path, version) and a kernel compiled to PTX;
+/// not applicable where the module is absent, or NVRTC is too and so is NVIDIA's driver.
+Findings check_nvrtc();
 /// Every XGPU_* variable in `environment`: what it does, or why its value is wrong.
 Findings check_variables(const std::map<std::string, std::string>& environment);
 /// Every XGPU_* variable of this process.

@@ -34,6 +34,8 @@ doctor::Findings run_checks() {
   append(findings, doctor::check_amd("/", who));
   append(findings, doctor::check_intel("/", who));
   append(findings, doctor::check_modules());
+  append(findings, doctor::check_backend_choice());
+  append(findings, doctor::check_nvrtc());
   append(findings, doctor::check_variables(doctor::xgpu_environment()));
   append(findings, doctor::check_cache());
   return findings;
@@ -50,8 +52,9 @@ Run setup_doctor(CLI::App& sub) {
   add_color_option(sub, options->color);
   sub.footer(
       "Checks the OpenCL ICD loader and its .icd files, the NVIDIA, AMD and Intel drivers\n"
-      "(kernel module, device nodes and your groups, OpenCL runtime), xgpu's modules, the\n"
-      "XGPU_* variables and the kernel cache. Each failed line says how to fix it.\n"
+      "(kernel module, device nodes and your groups, OpenCL runtime), xgpu's modules, which\n"
+      "backend serves each GPU and why, NVRTC for the CUDA module, the XGPU_* variables\n"
+      "and the kernel cache. Each failed line says how to fix it.\n"
       "Exit codes: 0 nothing to fix, 1 something to fix, 2 bad command line.\n"
       "Examples:\n"
       "  xgpu doctor                 the checklist\n"

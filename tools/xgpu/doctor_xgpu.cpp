@@ -51,10 +51,10 @@ const std::set<std::string>& shape_variables() {
 }
 
 std::vector<std::string> known_names() {
-  std::vector<std::string> names = {"XGPU_DEVICE",         "XGPU_VISIBLE_DEVICES",
-                                    "XGPU_BACKEND_PATH",   "XGPU_CACHE_DIR",
-                                    "XGPU_CACHE_MAX_SIZE", "XGPU_CACHE_TEST_STALL_WRITE",
-                                    "XGPU_HOST_BLAS",      "XGPU_CLBLAST_LIBRARY"};
+  std::vector<std::string> names = {
+      "XGPU_DEVICE",    "XGPU_VISIBLE_DEVICES", "XGPU_BACKEND_PATH",
+      "XGPU_CACHE_DIR", "XGPU_CACHE_MAX_SIZE",  "XGPU_CACHE_TEST_STALL_WRITE",
+      "XGPU_HOST_BLAS", "XGPU_CLBLAST_LIBRARY", "XGPU_BACKEND_ORDER"};
   for (const auto& entry : word_variables()) names.push_back(entry.first);
   names.insert(names.end(), shape_variables().begin(), shape_variables().end());
   return names;
@@ -161,6 +161,15 @@ Finding other_variable(const std::string& name, const std::string& value) {
     finding.detail = "module folders searched first (see the modules above)";
     return finding;
   }
+  if (name == "XGPU_BACKEND_ORDER") {
+    try {
+      finding.detail = "modules serving a GPU that several see, first preferred: " +
+                       joined(xgpu::backend_order()) + " (see Backend choice)";
+    } catch (const Error& error) {
+      return bad(error.what(), "list module names, first preferred (e.g. cuda,opencl)");
+    }
+    return finding;
+  }
   if (name == "XGPU_CACHE_DIR") {
     finding.detail = "the kernel cache's folder (see below)";
     return finding;
@@ -260,8 +269,8 @@ Findings check_modules() {
                           {}});
     }
   } catch (const Error& error) {
-    findings.push_back(
-        {kModules, "devices", Status::problem, error.what(), "fix XGPU_VISIBLE_DEVICES (below)"});
+    findings.push_back({kModules, "devices", Status::problem, error.what(),
+                        "fix XGPU_VISIBLE_DEVICES or XGPU_BACKEND_ORDER (below)"});
   }
   return findings;
 }

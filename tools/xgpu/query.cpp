@@ -27,8 +27,9 @@ struct QueryOptions {
   bool list = false;
   bool json = false;
   bool probe = false;
-  bool profiles = false;  // --profiles: the shipped profiles, no device opened
-  bool modules = false;   // --modules: every backend module and its state, no devices
+  bool profiles = false;      // --profiles: the shipped profiles, no device opened
+  bool modules = false;       // --modules: every backend module and its state, no devices
+  bool all_backends = false;  // --all-backends: one row per module device, aliases included
   // -d and --select take a selector; given without one they mean the default pick
   // (XGPU_DEVICE, else the best device), so the flags say whether they were given at all.
   bool detail = false, pick = false;
@@ -41,6 +42,8 @@ struct QueryOptions {
 const char* kQueryFooter = R"(Examples:
   xgpu query                          table of every device
   xgpu query -l                       one line per device, under its platform
+  xgpu query --all-backends           one row per backend's device: a GPU that both
+                                      opencl and cuda see is two rows
   xgpu query -d 0                     every property of device 0
   xgpu query -d nvidia --json         one device as JSON
   xgpu query --select opencl:gpu:1    which device this selector picks (exit 4 if none)
@@ -140,7 +143,9 @@ int run_query(const QueryOptions& options) {
     return kExitNoMatch;
   }
 
-  std::vector<Device> shown = picking ? std::vector<Device>{*picked} : visible;
+  std::vector<Device> shown = picking                ? std::vector<Device>{*picked}
+                              : options.all_backends ? backend_devices()
+                                                     : visible;
   if (needs) shown = meeting(shown, *needs);
 
   std::vector<ProbedDevice> probes;
@@ -159,7 +164,7 @@ int run_query(const QueryOptions& options) {
   } else if (options.pick) {
     for (const Device& device : shown) print_pick(std::cout, device, out_style);
   } else if (!shown.empty()) {
-    print_table(std::cout, shown, out_style);
+    print_table(std::cout, shown, out_style, options.all_backends);
     print_backend_notes(std::cout, reports, out_style);
   }
 
@@ -218,10 +223,17 @@ Run setup_query(CLI::App& sub) {
                                "Every backend module found, loaded or refused, with its device "
                                "count or the reason it offers none (a vendor driver not "
                                "installed, say).\nExample: xgpu query --modules");
+  auto* all_backends = sub.add_flag(
+      "--all-backends", options->all_backends,
+      "One row per device of each backend module: a GPU that two modules see (NVIDIA's OpenCL "
+      "and CUDA) is two rows with one number, the one selectors without a backend do not see "
+      "marked (alias). Without it, one row per physical device.\n"
+      "Example: xgpu query --all-backends");
+  all_backends->excludes(device)->excludes(select);
   list->excludes(json);
   modules->excludes(json)->excludes(list);
   device->excludes(select);
-  for (CLI::Option* other : {list, device, select, require, probe, modules})
+  for (CLI::Option* other : {list, device, select, require, probe, modules, all_backends})
     profiles->excludes(other);
   add_color_option(sub, options->color);
   return [options, device, select] {

@@ -336,6 +336,16 @@ typedef struct xgpu_backend_v1 {
    * allocates directly from a module whose table ends before it or leaves it NULL. */
   xgpu_status (*buffer_create_sub)(xgpu_buffer parent, uint32_t flags, size_t offset, size_t size,
                                    xgpu_buffer* buffer);
+  /* Copies `size` bytes of `source`, a buffer of another context of this module (another
+   * device, or the same one), to `destination`, a buffer of `queue`'s context, on `queue`,
+   * without the core staging it through host memory (CUDA: cuMemcpyPeerAsync). Unlike every
+   * other call, `wait` may hold events of the source's context as well: the copy starts once
+   * they have completed. XGPU_STATUS_UNSUPPORTED: this pair cannot be copied so; the core then
+   * stages the copy through host memory. Added after buffer_create_sub: a module whose table
+   * ends before it or leaves it NULL gets staged copies. */
+  xgpu_status (*buffer_copy_peer)(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destination,
+                                  size_t source_offset, size_t destination_offset, size_t size,
+                                  const xgpu_wait_v1* wait, xgpu_event* event);
 } xgpu_backend_v1;
 
 /* Size of a table that holds every required member: the core refuses a shorter one. */

@@ -97,7 +97,13 @@ class XGPU_API Queue {
                          count, offset, host_offset);
   }
 
-  /// Device-side copy of `count` elements (all of src by default).
+  /// Device-side copy of `count` elements (all of src by default). dst must be of this
+  /// queue's context; src may be of another (another device or backend: a device-to-device
+  /// copy). Then the copy starts after every command enqueued so far that uses src, on any
+  /// queue, and comes before this queue's next commands: a peer copy where the module offers
+  /// one (CUDA to CUDA: the call returns at once), otherwise staged through pinned host memory
+  /// in chunks, the read of one chunk overlapping the write of the previous, and the call
+  /// returns once the copy is done (docs/multi-device.md).
   template <class T>
   Event copy(const Buffer<T>& src, const Buffer<T>& dst, std::size_t count = all,
              std::size_t src_offset = 0, std::size_t dst_offset = 0) {

@@ -3,6 +3,8 @@
 // module reports for a device, and its buffers, sub-buffers, copies, fills, maps, events,
 // barriers, profiling times and argument checks, through xgpu's public API. The fake runs no
 // kernel; a real GPU is tools/gpu-check.sh's.
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -198,4 +200,59 @@ TEST_CASE("cuda module: an allocation the GPU cannot hold is out_of_memory", "[c
   xgpu::Buffer<int> smaller = context.alloc<int>(1 << 20);  // 4 MiB
   queue.fill(smaller, 7);
   CHECK(queue.read(smaller) == std::vector<int>(1 << 20, 7));
+}
+
+namespace {
+
+// The fake driver's count of cuMemcpyPeerAsync calls, from the library the module loaded.
+int peer_copies() {
+  const auto path = xgpu_test::env("XGPU_CUDA_LIBRARY");
+  REQUIRE(path);
+  void* library = dlopen(path->c_str(), RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(library != nullptr);
+  auto count = reinterpret_cast<int (*)()>(dlsym(library, "fake_cuda_peer_copies"));
+  dlclose(library);
+  REQUIRE(count != nullptr);
+  return count();
+}
+
+// A patterned source on `from`, copied to `to` at offsets 2 -> 1; true when every element of
+// the destination is right.
+bool copied_right(const xgpu::Device& from, const xgpu::Device& to, std::size_t count) {
+  xgpu::Context a(from), b(to);
+  xgpu::Queue qa = a.queue(), qb = b.queue();
+  std::vector<int> host(count + 2);
+  std::iota(host.begin(), host.end(), 11);
+  xgpu::Buffer<int> src = a.alloc<int>(host.size());
+  xgpu::Buffer<int> dst = b.alloc<int>(count + 1);
+  qa.write(src, host);
+  qb.fill(dst, -1);
+  qb.copy(src, dst, count, 2, 1);
+  std::vector<int> want(count + 1, -1);
+  std::copy(host.begin() + 2, host.end(), want.begin() + 1);
+  return qb.read(dst) == want;
+}
+
+}  // namespace
+
+// Run with FAKE_CUDA_DEVICES=2 (unit.cuda.fake_peer): two CUDA devices, so a copy between them
+// is the module's peer copy, one cuMemcpyPeerAsync whatever its size; a copy between a CUDA
+// device and PoCL is staged through host memory instead, both ways.
+TEST_CASE("cuda module: a copy between two CUDA devices is one peer copy", "[.cuda_fake_peer]") {
+  const std::vector<xgpu::Device> cuda = xgpu::select_all("cuda");
+  REQUIRE(cuda.size() == 2);
+  CHECK(cuda[0].physical_id() != cuda[1].physical_id());
+  CHECK_FALSE(cuda[0].is_alias_of(cuda[1]));  // two devices of one module are never one
+  for (std::size_t count : {std::size_t{1}, std::size_t{1000}, std::size_t{3} << 20}) {
+    INFO(count << " ints");
+    const int before = peer_copies();
+    CHECK(copied_right(cuda[0], cuda[1], count));
+    CHECK(copied_right(cuda[1], cuda[0], count));
+    CHECK(peer_copies() == before + 2);
+  }
+  const xgpu::Device pocl = xgpu::select("pocl");
+  const int before = peer_copies();
+  CHECK(copied_right(cuda[0], pocl, 5000));
+  CHECK(copied_right(pocl, cuda[1], 5000));
+  CHECK(peer_copies() == before);
 }

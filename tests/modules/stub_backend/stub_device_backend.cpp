@@ -13,6 +13,11 @@
 // - Its table ends before kernel_launch_with_args, as an older module's does: the core sets
 //   arguments one call at a time, then calls kernel_launch.
 //
+// Built a second time with XGPU_STUB_AS_OPENCL (xgpu-backend-stub-as-opencl): named "opencl"
+// so that, first on XGPU_BACKEND_PATH, it stands in for the OpenCL module; a GPU reporting the
+// UUID of the fake libcuda's device 0 (tests/backends/cuda/fake_host_libcuda.c), so the two
+// modules see one GPU, as NVIDIA's OpenCL and CUDA do (PoCL reports no UUID to share).
+//
 // Objects live until the module is unloaded (retain and release count nothing: a test
 // module, kept small); they stay reachable from one store, so leak checkers do not report them.
 #include <cstddef>
@@ -38,6 +43,13 @@ using xgpu::common::guard;
 
 constexpr xgpu_status kStubCommandFailed = -9001;
 constexpr uint64_t kDeviceMaxGroup = 256, kKernelMaxGroup = 32;
+#ifdef XGPU_STUB_AS_OPENCL
+constexpr const char* kModuleName = "opencl";
+constexpr uint64_t kDeviceType = XGPU_TYPE_GPU;
+#else
+constexpr const char* kModuleName = "stubdevice";
+constexpr uint64_t kDeviceType = XGPU_TYPE_ACCELERATOR;
+#endif
 
 struct StubQueue {
   xgpu_status failed = XGPU_STATUS_SUCCESS;  ///< a failure finish has yet to report
@@ -108,14 +120,22 @@ xgpu_status device_info(xgpu_device, uint32_t property, void* value, size_t capa
         copy_out(bytes_of_string("stub platform"), value, capacity, size_ret);
         break;
       case XGPU_DEVICE_TYPE:
-        copy_out(bytes_of_u64(XGPU_TYPE_ACCELERATOR), value, capacity, size_ret);
+        copy_out(bytes_of_u64(kDeviceType), value, capacity, size_ret);
         break;
+#ifdef XGPU_STUB_AS_OPENCL
+      case XGPU_DEVICE_UUID:
+        copy_out(bytes_of_string("a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"), value, capacity, size_ret);
+        break;
+#endif
       case XGPU_DEVICE_GLOBAL_MEM:
       case XGPU_DEVICE_MAX_ALLOC:
         copy_out(bytes_of_u64(1 << 20), value, capacity, size_ret);
         break;
       case XGPU_DEVICE_LOCAL_MEM:
         copy_out(bytes_of_u64(16384), value, capacity, size_ret);
+        break;
+      case XGPU_DEVICE_COMPUTE_UNITS:
+        copy_out(bytes_of_u64(1), value, capacity, size_ret);
         break;
       case XGPU_DEVICE_MAX_WORK_GROUP:
         copy_out(bytes_of_u64(kDeviceMaxGroup), value, capacity, size_ret);
@@ -291,7 +311,7 @@ xgpu_backend_v1 make_table() {
   std::memset(&t, 0, sizeof t);
   t.struct_size = sizeof(xgpu_backend_v1);
   t.abi_version = XGPU_BACKEND_ABI_VERSION;
-  t.name = "stubdevice";
+  t.name = kModuleName;
   t.init = init;
   t.status_name = status_name;
   t.last_error = xgpu::common::last_error;
