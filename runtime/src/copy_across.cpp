@@ -67,7 +67,9 @@ class SourceReader {
                                      XGPU_MAP_READ, offset, bytes, &pointer_,
                                      raw.empty() ? nullptr : &wait, &event),
             "Queue::copy (mapping the source)", reader.src_.device);
-      Event(EventHandle::adopt(&module, event), "Queue::copy (mapping the source)").wait();
+      Event(EventHandle::adopt(&module, event), "Queue::copy (mapping the source)",
+            reader.src_.device)
+          .wait();
     }
     Mapped(const Mapped&) = delete;
     Mapped& operator=(const Mapped&) = delete;
@@ -101,7 +103,8 @@ class SourceReader {
           "Queue::copy (reading the source)", src_.device);
     // Submitted now: the host waits for it before anything else is enqueued here.
     module_.table->queue_flush(queue);
-    return Event(EventHandle::adopt(&module_, event), "Queue::copy (reading the source)");
+    return Event(EventHandle::adopt(&module_, event), "Queue::copy (reading the source)",
+                 src_.device);
   }
 
  private:
