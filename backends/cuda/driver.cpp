@@ -14,9 +14,9 @@ namespace xgpu::cuda {
 namespace {
 
 /// The driver library: libcuda.so.1 is what NVIDIA's driver installs (the unversioned
-/// libcuda.so is the toolkit's link-time stub, which fails every call).
-const common::LibrarySpec kDriverLibrary{
-    "the NVIDIA driver", "XGPU_CUDA_LIBRARY", {"libcuda.so.1"}};
+/// libcuda.so is the toolkit's link-time stub, which fails every call); settings.def names it.
+const common::LibrarySpec kDriverLibrary =
+    common::library_spec("the NVIDIA driver", common::Setting::cuda_library);
 
 DriverApi g_api;
 std::atomic<bool> g_loaded{false};
