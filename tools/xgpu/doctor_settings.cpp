@@ -13,11 +13,11 @@
 namespace xgpu::cli::doctor {
 namespace {
 
-std::string joined_field(const char* field) {
-  std::string text;
-  for (const std::string& item : common::split_field(field))
-    text += (text.empty() ? "" : ", ") + item;
-  return text;
+// A library's default in a table cell: its first file, and how many more are tried.
+std::string library_default(const char* field) {
+  const std::vector<std::string> files = common::split_field(field);
+  if (files.size() <= 1) return files.empty() ? std::string() : files.front();
+  return files.front() + " or " + std::to_string(files.size() - 1) + " more, the first that opens";
 }
 
 }  // namespace
@@ -31,9 +31,8 @@ std::vector<SettingLine> settings_lines() {
       line.source = "environment";
       if (auto problem = check_setting(spec.name, *value)) line.problem = problem->message;
     } else {
-      line.value = spec.type == common::SettingType::library
-                       ? "the first of " + joined_field(spec.default_value) + " that opens"
-                       : spec.default_value;
+      line.value = spec.type == common::SettingType::library ? library_default(spec.default_value)
+                                                             : spec.default_value;
       line.source = "default";
     }
     lines.push_back(line);
@@ -47,7 +46,9 @@ void print_settings(std::ostream& out, const std::vector<SettingLine>& lines, co
   table.add_column("value");
   table.add_column("from");
   for (const SettingLine& line : lines) {
-    table.add_row({line.name, line.value.empty() ? "(empty)" : line.value, line.source});
+    const bool unset = line.source == "default" && line.value.empty();
+    table.add_row({line.name, line.value.empty() ? (unset ? "unset" : "(empty)") : line.value,
+                   line.source});
   }
   table.print(out, style);
   for (const SettingLine& line : lines) {
