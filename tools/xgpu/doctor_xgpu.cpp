@@ -69,7 +69,7 @@ Finding visible_variable(const std::string& value) {
       finding.status = Status::problem;
       finding.detail += ", which leaves none";
       finding.fix =
-          "list the devices to keep (indices as `XGPU_VISIBLE_DEVICES= xgpu query` "
+          "list the devices to keep (indices as `env -u XGPU_VISIBLE_DEVICES xgpu query` "
           "numbers them, or selector terms), or unset it";
     }
   } catch (const Error& error) {

@@ -59,9 +59,9 @@ std::uint64_t parse_memory_limit(const std::string& text, std::uint64_t device_m
 }
 
 std::uint64_t memory_limit_from_environment(std::uint64_t device_memory) {
-  const std::optional<std::string> text = common::read_setting(common::Setting::memory_limit);
-  if (!text) return 0;
-  return parse_memory_limit(*text, device_memory, "XGPU_MEMORY_LIMIT");
+  const std::string text = common::setting_text(common::Setting::memory_limit);
+  if (text.empty()) return 0;  // unset, or set empty: no limit, as for every setting
+  return parse_memory_limit(text, device_memory, "XGPU_MEMORY_LIMIT");
 }
 
 }  // namespace xgpu::detail
