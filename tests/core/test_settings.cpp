@@ -48,7 +48,8 @@ TEST_CASE("check_setting names a misspelt variable and the nearest one", "[setti
   REQUIRE(other);
   CHECK(other->unknown_name);
   CHECK(other->suggestion.empty());
-  CHECK_THAT(other->message, Catch::Contains("xgpu reads no variable XGPU_SOMETHING_ELSE_ENTIRELY"));
+  CHECK_THAT(other->message,
+             Catch::Contains("xgpu reads no variable XGPU_SOMETHING_ELSE_ENTIRELY"));
 }
 
 TEST_CASE("check_setting refuses the values the library refuses", "[settings]") {

@@ -47,8 +47,8 @@ void print_settings(std::ostream& out, const std::vector<SettingLine>& lines, co
   table.add_column("from");
   for (const SettingLine& line : lines) {
     const bool unset = line.source == "default" && line.value.empty();
-    table.add_row({line.name, line.value.empty() ? (unset ? "unset" : "(empty)") : line.value,
-                   line.source});
+    table.add_row(
+        {line.name, line.value.empty() ? (unset ? "unset" : "(empty)") : line.value, line.source});
   }
   table.print(out, style);
   for (const SettingLine& line : lines) {
