@@ -192,7 +192,7 @@ std::optional<Event> peer_copy(Queue& queue, const BufferCore& src, const Buffer
       raw.empty() ? nullptr : &wait, &event);
   if (status == XGPU_STATUS_UNSUPPORTED) return std::nullopt;
   check(module, status, "Queue::copy (peer)", context.record);
-  Event done(EventHandle::adopt(&module, event), kCall);
+  Event done(EventHandle::adopt(&module, event), kCall, dst.device);
   if (touches_pool(dst)) dst.allocation->note_use(&module, queue.raw());
   if (traced_at >= 0) trace::transfer(queue, "copy", "peer", bytes, traced_at, done, false);
   return done;

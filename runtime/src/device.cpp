@@ -9,6 +9,7 @@
 #include "module.hpp"
 #include "registry.hpp"
 #include "selector.hpp"
+#include "xgpu/common/settings.hpp"
 
 namespace xgpu {
 
@@ -42,8 +43,8 @@ std::vector<const detail::DeviceRecord*> visible() {
 
 std::string effective_selector(std::string_view selector) {
   if (!selector.empty()) return std::string(selector);
-  const char* from_environment = std::getenv("XGPU_DEVICE");
-  if (from_environment && *from_environment) return from_environment;
+  std::string from_environment = common::setting_text(common::Setting::device);
+  if (!from_environment.empty()) return from_environment;
   return detail::kDefaultSelector;
 }
 
@@ -136,7 +137,8 @@ Device select(std::string_view selector) {
   std::string text = effective_selector(selector);
   if (auto device = find(text)) return *device;
   std::string message = "no device matches selector '" + text + "'";
-  if (selector.empty() && std::getenv("XGPU_DEVICE")) message += " (from XGPU_DEVICE)";
+  if (selector.empty() && !common::setting_text(common::Setting::device).empty())
+    message += " (from XGPU_DEVICE)";
   auto count = visible().size();
   message += count == 0 ? "; no device is visible at all (run `xgpu query`)"
                         : "; " + std::to_string(count) + " device(s) visible (run `xgpu query`)";
@@ -149,19 +151,6 @@ std::vector<std::string> backend_order() { return detail::Registry::instance().b
 
 std::vector<std::string> backend_search_path() {
   return detail::Registry::instance().search_path();
-}
-
-BackendReport inspect_backend_module(const std::string& path) {
-  // A module that loaded stays loaded (and reachable) until exit: unloading code that may
-  // still have callbacks registered with a driver's threads is not safe.
-  static std::mutex mutex;
-  static auto* inspected = new std::vector<std::unique_ptr<detail::Module>>();
-  detail::LoadOutcome outcome = detail::load_module(path);
-  if (outcome.module) {
-    std::lock_guard<std::mutex> lock(mutex);
-    inspected->push_back(std::move(outcome.module));
-  }
-  return outcome.report;
 }
 
 }  // namespace xgpu

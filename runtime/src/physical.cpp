@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 
 #include "log.hpp"
 #include "registry.hpp"
 #include "util/closest_word.hpp"
+#include "xgpu/common/settings.hpp"
 #include "xgpu/error.hpp"
 
 namespace xgpu::detail {
@@ -42,9 +42,13 @@ bool has_identity(const DeviceInfo& info) { return !info.uuid.empty() || !info.p
 }  // namespace
 
 std::vector<std::string> backend_order(const std::vector<std::string>& known) {
-  const char* from_environment = std::getenv("XGPU_BACKEND_ORDER");
+  return parse_backend_order(common::setting_text(common::Setting::backend_order), known);
+}
+
+std::vector<std::string> parse_backend_order(const std::string& value,
+                                             const std::vector<std::string>& known) {
   const std::string text =
-      from_environment && *from_environment ? from_environment : kDefaultBackendOrder;
+      value.empty() ? common::spec(common::Setting::backend_order).default_value : value;
   std::vector<std::string> order;
   std::size_t start = 0;
   while (true) {

@@ -12,13 +12,15 @@ namespace xgpu::detail {
 
 struct DeviceRecord;
 
-/// The order used when no XGPU_BACKEND_ORDER is set: the OpenCL module first, until the CUDA
-/// module has passed tools/gpu-check.sh on a real GPU (docs/backends.md).
-inline constexpr const char* kDefaultBackendOrder = "opencl,cuda";
+/// An XGPU_BACKEND_ORDER value (comma-separated module names, first preferred; empty: the
+/// default of settings.def, the OpenCL module first until the CUDA module has passed
+/// tools/gpu-check.sh on a real GPU, docs/backends.md), parsed. Throws xgpu::Error
+/// (invalid_argument) naming an unknown, repeated or empty name; `known` are the names a
+/// selector accepts (Registry::backend_names()).
+std::vector<std::string> parse_backend_order(const std::string& text,
+                                             const std::vector<std::string>& known);
 
-/// XGPU_BACKEND_ORDER (comma-separated module names, first preferred) or the default, parsed.
-/// Throws xgpu::Error (invalid_argument) naming an unknown, repeated or empty name; `known` are
-/// the names a selector accepts (Registry::backend_names()).
+/// XGPU_BACKEND_ORDER of this process, parsed as above.
 std::vector<std::string> backend_order(const std::vector<std::string>& known);
 
 /// Links every device to its aliases (DeviceRecord::aliases) and gives each its physical_id.

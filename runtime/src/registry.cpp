@@ -8,33 +8,19 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <map>
 #include <set>
 
 #include "log.hpp"
 #include "physical.hpp"
 #include "selector.hpp"
+#include "xgpu/common/settings.hpp"
 
 namespace xgpu::detail {
 namespace {
 
 constexpr const char* kModulePrefix = "libxgpu-backend-";
 constexpr const char* kModuleSuffix = ".so";
-
-std::vector<std::string> split_path_list(const char* text) {
-  std::vector<std::string> folders;
-  if (!text) return folders;
-  std::string rest(text);
-  std::size_t start = 0;
-  while (start <= rest.size()) {
-    std::size_t end = rest.find(':', start);
-    if (end == std::string::npos) end = rest.size();
-    if (end > start) folders.push_back(rest.substr(start, end - start));
-    start = end + 1;
-  }
-  return folders;
-}
 
 std::string library_folder() {
   Dl_info info{};
@@ -65,7 +51,7 @@ const Registry& Registry::instance() {
 
 Registry::Registry() {
   g_started = true;
-  search_path_ = split_path_list(std::getenv("XGPU_BACKEND_PATH"));
+  search_path_ = common::setting_items(common::Setting::backend_path);
   std::string own = library_folder();
   if (!own.empty()) search_path_.push_back(own + "/" + XGPU_MODULE_SUBDIR);
   for (const auto& folder : search_path_) load_folder(folder);
@@ -159,9 +145,10 @@ void Registry::apply_visibility() {
       physical.push_back(device);
   }
   std::vector<const DeviceRecord*> chosen = all;
-  if (const char* filter = std::getenv("XGPU_VISIBLE_DEVICES")) {
+  if (const std::optional<std::string> filter =
+          common::read_setting(common::Setting::visible_devices)) {
     try {
-      chosen = match_selector_all(filter, DeviceLists{physical, all}, backend_names(), true);
+      chosen = match_selector_all(*filter, DeviceLists{physical, all}, backend_names(), true);
     } catch (const Error& error) {
       visibility_error_ = error.with_context("while reading XGPU_VISIBLE_DEVICES");
       chosen.clear();

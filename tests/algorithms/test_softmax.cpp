@@ -22,7 +22,6 @@ using xgpu_test::element_of;
 using xgpu_test::is_floating;
 using xgpu_test::is_oclgrind;
 using xgpu_test::random_values;
-using xgpu_test::ScopedEnv;
 using xgpu_test::supported;
 using xgpu_test::type_name;
 using xgpu_test::upload;
@@ -109,13 +108,12 @@ void check_softmax(xgpu::Context& context, xgpu::Queue& queue, std::size_t rows,
 }
 
 template <class T>
-void softmax_shapes(const xgpu::Device& device, const char* shape) {
+void softmax_shapes(const xgpu::Device& device) {
   if constexpr (!is_floating<T>) {
     return;
   } else {
     if (!supported<T>(device)) return;
-    INFO("XGPU_SOFTMAX_SHAPE=" << shape);
-    ScopedEnv forced("XGPU_SOFTMAX_SHAPE", std::string(shape));
+    INFO(xgpu_test::setting_note("XGPU_SOFTMAX_SHAPE"));
     xgpu::Context context(device);
     xgpu::Queue queue = context.queue();
     std::vector<std::pair<std::size_t, std::size_t>> shapes{
@@ -156,14 +154,14 @@ void softmax_shapes(const xgpu::Device& device, const char* shape) {
 
 }  // namespace
 
-TEST_CASE("softmax_rows of every floating type and shape", "[softmax]") {
+// In the CTest entry's layout (XGPU_SOFTMAX_SHAPE, read once per process): the entries of
+// tests/CMakeLists.txt run this case in each layout on each device.
+TEST_CASE("softmax_rows of every floating type and shape", "[softmax][shaped]") {
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {
-      for (const char* shape : {"cpu", "gpu"}) {
-        softmax_shapes<float>(device, shape);
-        softmax_shapes<double>(device, shape);
-        softmax_shapes<half>(device, shape);
-      }
+      softmax_shapes<float>(device);
+      softmax_shapes<double>(device);
+      softmax_shapes<half>(device);
     }
   }
 }
@@ -184,11 +182,6 @@ TEST_CASE("softmax_rows errors: small buffers, overflow", "[softmax]") {
                   }),
                   invalid, {"xgpu::softmax_rows"});
       CHECK_FALSE(xgpu::softmax_rows(queue, a, b, 0, 4));
-      {
-        ScopedEnv forced("XGPU_SOFTMAX_SHAPE", std::string("rows"));
-        check_error(capture_error([&] { xgpu::softmax_rows(queue, a, a, 3, 4); }), invalid,
-                    {"XGPU_SOFTMAX_SHAPE", "rows"});
-      }
       if (!device.info().fp64) {
         auto d = context.alloc<double>(4);
         check_error(capture_error([&] { xgpu::softmax_rows(queue, d, d, 2, 2); }),
@@ -354,6 +347,20 @@ __kernel void exp_scalars(__global const float* x, __global float* y) {
         CHECK(std::isnan(got_vectors[6]));
         CHECK(std::isnan(got_scalars[7]));
       }
+    }
+  }
+}
+
+// unit.icd.algorithms.bad_settings sets XGPU_SOFTMAX_SHAPE=rows (read once per process).
+TEST_CASE("softmax_rows refuses an unknown XGPU_SOFTMAX_SHAPE", "[.bad_settings]") {
+  REQUIRE(xgpu_test::env("XGPU_SOFTMAX_SHAPE") == std::string("rows"));
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      auto a = context.alloc<float>(12);
+      check_error(capture_error([&] { xgpu::softmax_rows(queue, a, a, 3, 4); }),
+                  xgpu::Errc::invalid_argument, {"XGPU_SOFTMAX_SHAPE", "rows"});
     }
   }
 }

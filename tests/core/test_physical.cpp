@@ -52,29 +52,6 @@ bool aliases(const xgpu::detail::DeviceRecord* a, const xgpu::detail::DeviceReco
 const std::string kUuid = "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf";
 const std::string kOther = "00112233445566778899aabbccddeeff";
 
-// Sets XGPU_BACKEND_ORDER for one scope (backend_order() reads it at each call).
-class OrderSetting {
- public:
-  explicit OrderSetting(const char* value) {
-    if (const char* old = std::getenv("XGPU_BACKEND_ORDER")) old_ = old;
-    if (value) {
-      setenv("XGPU_BACKEND_ORDER", value, 1);
-    } else {
-      unsetenv("XGPU_BACKEND_ORDER");
-    }
-  }
-  ~OrderSetting() {
-    if (old_) {
-      setenv("XGPU_BACKEND_ORDER", old_->c_str(), 1);
-    } else {
-      unsetenv("XGPU_BACKEND_ORDER");
-    }
-  }
-
- private:
-  std::optional<std::string> old_;
-};
-
 const std::vector<std::string> kKnown = {"cuda", "hip", "level_zero", "opencl", "profile"};
 
 }  // namespace
@@ -157,29 +134,16 @@ TEST_CASE("the backend order picks the alias selectors see", "[physical]") {
 }
 
 TEST_CASE("XGPU_BACKEND_ORDER is read and checked", "[physical]") {
-  using xgpu::detail::backend_order;
-  {
-    OrderSetting unset(nullptr);
-    CHECK(backend_order(kKnown) == std::vector<std::string>{"opencl", "cuda"});
-    CHECK(std::string(xgpu::detail::kDefaultBackendOrder) == "opencl,cuda");
-  }
-  {
-    OrderSetting empty("");
-    CHECK(backend_order(kKnown) == std::vector<std::string>{"opencl", "cuda"});
-  }
-  {
-    OrderSetting flipped(" CUDA , opencl");
-    CHECK(backend_order(kKnown) == std::vector<std::string>{"cuda", "opencl"});
-  }
-  {
-    OrderSetting one("cuda");
-    CHECK(backend_order(kKnown) == std::vector<std::string>{"cuda"});
-  }
+  using xgpu::detail::parse_backend_order;
+  // Unset or empty: the registry's default, the OpenCL module first.
+  CHECK(parse_backend_order("", kKnown) == std::vector<std::string>{"opencl", "cuda"});
+  CHECK(parse_backend_order(" CUDA , opencl", kKnown) ==
+        std::vector<std::string>{"cuda", "opencl"});
+  CHECK(parse_backend_order("cuda", kKnown) == std::vector<std::string>{"cuda"});
   auto refused = [](const char* value, std::vector<std::string> words) {
-    OrderSetting setting(value);
     INFO("XGPU_BACKEND_ORDER=" << value);
     try {
-      backend_order(kKnown);
+      parse_backend_order(value, kKnown);
       FAIL("accepted");
     } catch (const xgpu::Error& error) {
       CHECK(error.code() == xgpu::Errc::invalid_argument);

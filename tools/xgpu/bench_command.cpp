@@ -19,6 +19,7 @@
 #include <regex>
 #include <sstream>
 #include <xgpu/cache.hpp>
+#include <xgpu/common/settings.hpp>
 #include <xgpu/device_group.hpp>
 
 #include "bench.hpp"
@@ -173,7 +174,9 @@ void run_group_suite(const std::string& selector, const BenchOptions& options, b
 // cache is first used, which reads it once.
 class PrivateCacheFolder {
  public:
-  PrivateCacheFolder() : folder_(fresh_folder()) { setenv("XGPU_CACHE_DIR", folder_.c_str(), 1); }
+  PrivateCacheFolder() : folder_(fresh_folder()) {
+    common::write_setting(common::Setting::cache_dir, folder_);
+  }
   ~PrivateCacheFolder() {
     cache::flush();  // nothing may be written into the folder after it is removed
     std::error_code ignored;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "color.hpp"
+
 namespace xgpu::cli::doctor {
 
 enum class Status { ok, problem, not_applicable };
@@ -83,6 +85,20 @@ Findings check_variables(const std::map<std::string, std::string>& environment);
 std::map<std::string, std::string> xgpu_environment();
 /// The kernel cache: folder, owner and mode, writable, size against the cap, bad entries.
 Findings check_cache();
+
+// ---- the settings (doctor_settings.cpp): `xgpu doctor --settings` ---------------------------
+struct SettingLine {
+  std::string name;
+  std::string value;    ///< as set, or the default in words
+  std::string source;   ///< "environment" or "default"
+  std::string problem;  ///< for a value set: what is wrong with it (xgpu::check_setting)
+};
+/// Every setting of the registry, in its order, as this process reads it.
+std::vector<SettingLine> settings_lines();
+/// A table of them, then a line per problem.
+void print_settings(std::ostream& out, const std::vector<SettingLine>& lines, const Style& style);
+/// {"schema_version": 1, "settings": [{"name", "value", "source", "problem"?}]}
+std::string settings_json(const std::vector<SettingLine>& lines);
 
 // ---- the report (doctor_report.cpp) --------------------------------------------------------
 

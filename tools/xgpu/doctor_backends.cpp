@@ -1,6 +1,5 @@
 // Which backend serves each GPU (one GPU seen by two modules is one device: docs/backends.md),
 // and NVRTC, without which the CUDA module builds no kernel.
-#include <cstdlib>
 #include <exception>
 #include <xgpu/device.hpp>
 #include <xgpu/error.hpp>
@@ -9,6 +8,7 @@
 #include "doctor.hpp"
 #include "nvrtc_library.hpp"
 #include "opencl_to_cuda.hpp"
+#include "xgpu/common/settings.hpp"
 
 namespace xgpu::cli::doctor {
 namespace {
@@ -23,8 +23,8 @@ std::string joined(const std::vector<std::string>& items, const char* separator 
 
 // Why the order is what it is: the user's setting, or the default and what it waits for.
 std::string order_reason(const std::vector<std::string>& order) {
-  const char* set = std::getenv("XGPU_BACKEND_ORDER");
-  if (set != nullptr && *set != '\0') return "first in XGPU_BACKEND_ORDER=" + std::string(set);
+  const std::string set = common::setting_text(common::Setting::backend_order);
+  if (!set.empty()) return "first in XGPU_BACKEND_ORDER=" + set;
   return "first in the default order (" + joined(order, ",") +
          "): the CUDA module has not yet passed tools/gpu-check.sh on a real GPU; "
          "XGPU_BACKEND_ORDER=cuda,opencl picks it";
@@ -87,8 +87,8 @@ Findings check_backend_choice() {
     }
   } catch (const Error& error) {
     // A bad XGPU_BACKEND_ORDER or XGPU_VISIBLE_DEVICES: the variable's own line is the ✘.
-    findings.push_back({kChoice, "GPUs", Status::not_applicable,
-                        std::string("not checked: ") + error.what(), {}});
+    findings.push_back(
+        {kChoice, "GPUs", Status::not_applicable, std::string("not checked: ") + error.what(), {}});
   }
   return findings;
 }

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <xgpu/common/settings.hpp>
 #include <xgpu/device.hpp>
 #include <xgpu/log.hpp>
 
@@ -74,10 +75,8 @@ int explain_no_device(const std::vector<BackendReport>& reports, bool json, cons
   for (const auto& report : reports) offered += report.device_count;
   if (!json) print_backend_notes(std::cout, reports, out_style);
   if (offered > 0) {
-    const char* visible = std::getenv("XGPU_VISIBLE_DEVICES");
-    std::cerr << "xgpu: " << offered
-              << " device(s) found, but XGPU_VISIBLE_DEVICES=" << (visible ? visible : "")
-              << " hides them all\n";
+    std::cerr << "xgpu: " << offered << " device(s) found, but XGPU_VISIBLE_DEVICES="
+              << common::setting_text(common::Setting::visible_devices) << " hides them all\n";
     return kExitNoMatch;
   }
   std::cerr << "xgpu: " << err_style.red("no compute device found") << '\n';
@@ -115,7 +114,7 @@ int run_query(const QueryOptions& options) {
   const Style err_style(color_enabled(options.color, stderr));
   // query reports refused modules itself, one line each; the loader's warnings would say it
   // all a second time. XGPU_LOG_LEVEL, when set, still wins.
-  if (std::getenv("XGPU_LOG_LEVEL") == nullptr) set_log_level("error");
+  if (!common::read_setting(common::Setting::log_level)) set_log_level("error");
   if (options.profiles) return print_profiles(std::cout, options.json, out_style);
 
   // Parse everything the user typed before looking at devices, so that a typo is a usage

@@ -187,8 +187,4 @@ XGPU_API std::vector<std::string> backend_order();
 /// The folders searched for modules, in order (XGPU_BACKEND_PATH first).
 XGPU_API std::vector<std::string> backend_search_path();
 
-/// Loads one module file on its own, checks it as the registry would, initialises it and
-/// counts its devices, without registering it. For diagnostics and tests.
-XGPU_API BackendReport inspect_backend_module(const std::string& path);
-
 }  // namespace xgpu

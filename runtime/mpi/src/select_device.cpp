@@ -7,6 +7,7 @@
 #include <xgpu/mpi/comm.hpp>
 
 #include "errors.hpp"
+#include "xgpu/common/settings.hpp"
 
 namespace xgpu::mpi {
 namespace {
@@ -14,10 +15,7 @@ namespace {
 constexpr const char* kCall = "xgpu::mpi::select_device";
 
 // Whether XGPU_DEVICE is set: then xgpu::select() reads it, as everywhere in xgpu.
-bool device_variable_set() {
-  const char* value = std::getenv("XGPU_DEVICE");
-  return value != nullptr && *value != '\0';
-}
+bool device_variable_set() { return !common::setting_text(common::Setting::device).empty(); }
 
 // The devices of the best kind present: GPUs, else accelerators, else CPUs. Type words never
 // match a simulator (Oclgrind), which a program names itself when it wants one.

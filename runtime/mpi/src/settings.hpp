@@ -6,14 +6,12 @@
 
 namespace xgpu::mpi::detail {
 
-/// Staging chunk when XGPU_MPI_CHUNK is unset (docs/mpi.md has the measurements behind it).
-inline constexpr std::size_t kDefaultChunkBytes = std::size_t(1) << 20;
-
 struct Settings {
   /// XGPU_MPI_TRANSPORT: auto (default), mapped, staged or nccl.
   Transport transport = Transport::automatic;
-  /// XGPU_MPI_CHUNK: bytes of one staged chunk ("256K", "4M"); > 0.
-  std::size_t chunk_bytes = kDefaultChunkBytes;
+  /// XGPU_MPI_CHUNK: bytes of one staged chunk ("256K", "4M"; default 1M, settings.def, with
+  /// the measurements behind it in docs/mpi.md); > 0.
+  std::size_t chunk_bytes = 0;
 };
 
 /// The settings, read from the environment on the first call. Throws invalid_argument naming the

@@ -98,7 +98,7 @@ KernelCache& KernelCache::instance() {
   return *cache;
 }
 
-KernelCache::KernelCache() : store_(cache_settings_from_environment()) {
+KernelCache::KernelCache() : store_(cache_settings(CacheEnvironment::current())) {
   // Registered before shut_down_at_exit, so it runs after it: the last saves are counted.
   if (store_.writable()) std::atexit(record_counters_at_exit);
 }

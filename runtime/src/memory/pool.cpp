@@ -108,10 +108,10 @@ void Allocation::order_after_previous_user(const Module* module, void* queue) {
   }
   if (!others.empty()) {
     const xgpu_wait_v1 wait{others.data(), static_cast<std::uint32_t>(others.size())};
-    const bool barrier =
-        module->has(&xgpu_backend_v1::queue_barrier) && !cross_queue_barrier_disabled_for_test() &&
-        module->table->queue_barrier(static_cast<xgpu_queue>(queue), &wait, nullptr) ==
-            XGPU_STATUS_SUCCESS;
+    const bool barrier = module->has(&xgpu_backend_v1::queue_barrier) &&
+                         !cross_queue_barrier_disabled_for_test().load() &&
+                         module->table->queue_barrier(static_cast<xgpu_queue>(queue), &wait,
+                                                      nullptr) == XGPU_STATUS_SUCCESS;
     // Without a barrier the host waits: slower, as safe. (A marker that failed has finished.)
     if (!barrier) module->table->event_wait(others.data(), wait.count);
   }

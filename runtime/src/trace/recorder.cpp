@@ -12,6 +12,7 @@
 #include "../log.hpp"
 #include "../module.hpp"
 #include "../registry.hpp"
+#include "xgpu/common/settings.hpp"
 #include "xgpu/queue.hpp"
 #include "xgpu/trace.hpp"
 
@@ -318,8 +319,8 @@ void Recorder::write_command(const Pending& pending, double observed_us, bool co
 bool start_from_environment() {
   static std::once_flag once;
   std::call_once(once, [] {
-    const char* path = std::getenv("XGPU_TRACE");
-    if (path == nullptr || *path == '\0') {
+    const std::string path = common::setting_text(common::Setting::trace);
+    if (path.empty()) {
       int unread = kUnread;
       g_state.compare_exchange_strong(unread, kOff);
       return;

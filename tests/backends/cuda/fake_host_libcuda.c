@@ -118,12 +118,15 @@ CUresult cuMemGetInfo_v2(size_t* free_bytes, size_t* total) {
   *total = (size_t)1 << 30;
   return OK;
 }
-/* FAKE_CUDA_MAX_ALLOC=N (read at each call, so a test may set it for a while): cuMemAlloc of
- * more than N bytes fails with CUDA_ERROR_OUT_OF_MEMORY, as a full GPU's does. */
+/* The fake's own control, for a test to call (found with dlsym on this library): after
+ * fake_cuda_set_max_alloc(N), cuMemAlloc of more than N bytes fails with
+ * CUDA_ERROR_OUT_OF_MEMORY, as a full GPU's does; 0 lifts the limit. Not an environment
+ * variable: setenv() while other threads read the environment can crash them. */
+static _Atomic size_t max_alloc = 0;
+void fake_cuda_set_max_alloc(size_t bytes) { max_alloc = bytes; }
 CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
-  const char* max_alloc = getenv("FAKE_CUDA_MAX_ALLOC");
-  if (max_alloc != NULL && *max_alloc != '\0' && bytes > strtoull(max_alloc, NULL, 10))
-    return OUT_OF_MEMORY;
+  const size_t limit = max_alloc;
+  if (limit != 0 && bytes > limit) return OUT_OF_MEMORY;
   /* 256-byte aligned, as cuMemAlloc promises. */
   void* memory = NULL;
   if (posix_memalign(&memory, 256, bytes) != 0) return OUT_OF_MEMORY;

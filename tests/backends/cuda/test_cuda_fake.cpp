@@ -183,14 +183,26 @@ TEST_CASE("cuda module: bad input is refused with the mistake named", "[cuda_fak
   }
 }
 
-// CUDA_ERROR_OUT_OF_MEMORY from cuMemAlloc (the fake's FAKE_CUDA_MAX_ALLOC) is what the
+// CUDA_ERROR_OUT_OF_MEMORY from cuMemAlloc (the fake's fake_cuda_set_max_alloc) is what the
 // caching allocator frees its cache and retries for, then reports as out_of_memory naming the
 // request; a smaller request afterwards is served.
 TEST_CASE("cuda module: an allocation the GPU cannot hold is out_of_memory", "[cuda_fake]") {
   xgpu::Context context(fake_device());
   xgpu::Queue queue = context.queue();
   { xgpu::Buffer<char> cached = context.alloc<char>(1 << 20); }  // leaves a cached segment
-  xgpu_test::ScopedEnv max_alloc("FAKE_CUDA_MAX_ALLOC", std::to_string(8 << 20));
+  // The fake the cuda module opened (XGPU_CUDA_LIBRARY): dlopen of the same path gives it.
+  const std::string fake = xgpu_test::env("XGPU_CUDA_LIBRARY").value_or("");
+  void* library = dlopen(fake.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(library != nullptr);
+  using SetMaxAlloc = void (*)(std::size_t);
+  const auto set_max_alloc =
+      reinterpret_cast<SetMaxAlloc>(dlsym(library, "fake_cuda_set_max_alloc"));
+  REQUIRE(set_max_alloc != nullptr);
+  struct Lift {
+    SetMaxAlloc set;
+    ~Lift() { set(0); }
+  } lift{set_max_alloc};
+  set_max_alloc(8 << 20);
   const xgpu::Error error = capture_error([&] { context.alloc<char>(9 << 20); });
   check_error(error, xgpu::Errc::out_of_memory,
               {"tried to allocate 9 MiB", "Fake CUDA device", "CUDA_ERROR_OUT_OF_MEMORY"});
