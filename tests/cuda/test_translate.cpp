@@ -312,3 +312,22 @@ TEST_CASE("#if arithmetic wraps as the compilers' does; what cannot be evaluated
                      "kernel void k(global float4* x) { x[0]." + name + " = 1; }", "k.cl")),
                  "x[0]." + name + " = 1;"));
 }
+
+// Found by fuzzing: an empty parameter was refused on "line 0", and a line continuation inside
+// a string literal was not counted, so every later refusal named the line before its own.
+TEST_CASE("every refusal names the line it is on", "[cuda][translate]") {
+  auto refusal = [](const std::string& source) {
+    try {
+      translate_opencl_c(source, "k.cl");
+    } catch (const TranslationError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(refusal("\nkernel void f(int a,\n) {}") == "k.cl:2: an empty kernel parameter");
+  // In a macro: where it is written.
+  CHECK(refusal("#define K(T) kernel void k_##T(global T* a, ) {}\n\nK(float)\n") ==
+        "k.cl:1: an empty kernel parameter");
+  CHECK(contains(refusal("constant char s[] = \"a\\\nb\";\nkernel void k(image2d_t i) {}"),
+                 "k.cl:3: images (image2d_t)"));
+}

@@ -71,9 +71,9 @@ std::size_t value_size_of(const std::vector<std::string>& type_tokens, const Mac
 }
 
 KernelParam parse_param(const std::vector<const Token*>& tokens, const MacroTable& macros,
-                        const std::string& file) {
+                        const std::string& file, int line) {
   KernelParam param;
-  if (tokens.empty()) throw TranslationError(file, 0, "an empty kernel parameter");
+  if (tokens.empty()) throw TranslationError(file, line, "an empty kernel parameter");
   // The name is the last identifier that is not followed by '(' (array brackets allowed).
   std::size_t name_at = tokens.size();
   for (std::size_t i = tokens.size(); i-- > 0;) {

@@ -345,7 +345,7 @@ class Translator {
       for (const auto& indices : params) {
         std::vector<const Token*> tokens;
         for (std::size_t p : indices) tokens.push_back(&t_[p]);
-        KernelParam param = parse_param(tokens, macros_, file_);
+        KernelParam param = parse_param(tokens, macros_, file_, t_[k].line);
         if (param.space == AddressSpace::local_ && param.is_pointer) {
           // The pointer becomes a byte offset into the dynamic shared memory (contract, 1).
           std::string type;
@@ -481,7 +481,7 @@ class Translator {
         if (text == ")" || text == "]") --depth;
         if ((text == "," && depth == 0) || p == close) {
           if (!(param.empty() || (param.size() == 1 && param[0]->text == "void")))
-            signature.params.push_back(parse_param(param, macros_, file_));
+            signature.params.push_back(parse_param(param, macros_, file_, tokens[k].line));
           param.clear();
         } else {
           param.push_back(&tokens[p]);
