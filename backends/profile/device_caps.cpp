@@ -49,7 +49,7 @@ void parse_language_version(const std::string& text, int& major, int& minor) {
 void allow_opencl_c_3(const std::string& device_version, DeviceCaps& caps) {
   int major = 0, minor = 0;
   if (std::sscanf(device_version.c_str(), "OpenCL %d.%d", &major, &minor) != 2 || major < 3) return;
-  if (caps.language_major * 10 + caps.language_minor < major * 10 + minor) {
+  if (version_below(caps.language_major, caps.language_minor, major, minor)) {
     caps.language_major = major;
     caps.language_minor = minor;
   }

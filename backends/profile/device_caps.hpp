@@ -33,6 +33,12 @@ struct DeviceCaps {
 /// What the inner module reports for one of its devices.
 DeviceCaps read_backing_caps(xgpu_device device);
 
+/// Whether version major.minor is below than_major.than_minor: compared part by part, since
+/// major * 10 + minor overflows for a version a profile or a build option may write.
+inline bool version_below(int major, int minor, int than_major, int than_minor) {
+  return major != than_major ? major < than_major : minor < than_minor;
+}
+
 /// "OpenCL C 1.2 PoCL" -> {1, 2}; {0, 0} when the text has no version.
 void parse_language_version(const std::string& text, int& major, int& minor);
 /// An OpenCL 3.0 device ("OpenCL 3.0 CUDA") accepts -cl-std=CL3.0 although its

@@ -25,13 +25,12 @@ void check_std(const ProfileDevice& device, const std::string& option) {
   if (std::sscanf(option.c_str(), "-cl-std=CL%d.%d", &major, &minor) != 2) return;
   const DeviceCaps& profile = device.caps;
   const DeviceCaps& backing = device.backing_caps;
-  const int asked = major * 10 + minor;
-  if (asked > profile.language_major * 10 + profile.language_minor)
+  if (version_below(profile.language_major, profile.language_minor, major, minor))
     common::fail(kClInvalidBuildOptions,
                  device.label + " supports OpenCL C " +
                      version_text(profile.language_major, profile.language_minor) +
                      "; the build asked for " + option);
-  if (asked > backing.language_major * 10 + backing.language_minor)
+  if (version_below(backing.language_major, backing.language_minor, major, minor))
     common::fail(kClInvalidBuildOptions,
                  "the backing device " + backing.name + " supports OpenCL C " +
                      version_text(backing.language_major, backing.language_minor) +

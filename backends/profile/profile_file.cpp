@@ -175,7 +175,7 @@ ProfileFile read_profile_file(const std::string& path) {
   json document;
   try {
     document = json::parse(text.str());
-  } catch (const json::parse_error& error) {
+  } catch (const json::exception& error) {  // a syntax error, or a number beyond a double
     refuse(path, "", std::string("not JSON: ") + error.what());
   }
   ProfileFile file;

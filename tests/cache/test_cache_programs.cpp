@@ -357,3 +357,24 @@ TEST_CASE("a thread's end does not wait without bound for a held launch of a pro
     CHECK(gated.read(out) == expected);
   });
 }
+
+// Found by fuzzing (tests/fuzz/fuzz_signature.cpp): a cache entry's type name with a long run
+// of digits threw std::out_of_range out of the build, and one of 10 digits wrapped to a lane
+// count that looked right ("int4294967297" read as an int).
+TEST_CASE("saved kernel signatures read back as written; odd type names stay opaque", "[cache]") {
+  const std::string text =  // in kernel-name order, as encode writes them
+      "empty();k(x|float4|0,y|global float*|1,z|float99999999999999999999|0,w|int4294967297|0)";
+  const auto signatures = xgpu::detail::decode_signatures(text);
+  REQUIRE(signatures.size() == 2);
+  const auto& k = signatures.at("k");
+  REQUIRE(k.size() == 4);
+  CHECK(k[0].element == "float");
+  CHECK(k[0].lanes == 4);
+  CHECK(k[0].value_size == 16);
+  CHECK(k[1].pointer);
+  CHECK(k[1].address_space == 1);
+  CHECK(k[2].element.empty());
+  CHECK(k[3].element.empty());
+  CHECK(signatures.at("empty").empty());
+  CHECK(xgpu::detail::encode_signatures(signatures) == text);
+}

@@ -332,6 +332,11 @@ TEST_CASE("profile: fp64, images and the OpenCL C version are the profile's", "[
                                               "-cl-std=CL1.2"));
   ctx.build(plain, "-cl-std=CL1.1");
   direct.build(plain, "-cl-std=CL1.2");
+  // Found fuzzing the profile reader: major * 10 + minor overflowed for such a version.
+  const xgpu::Error far_too_new =
+      capture_error([&] { ctx.build(plain, "-cl-std=CL2147483647.0"); });
+  CHECK_THAT(std::string(far_too_new.what()),
+             Contains("supports OpenCL C 1.1; the build asked for -cl-std=CL2147483647.0"));
 }
 
 // The profile has neither images nor sub-groups: a kernel using their built-ins fails to

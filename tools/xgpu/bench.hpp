@@ -68,6 +68,9 @@ void bench_multi(DeviceGroup& group, const BenchOptions& options, std::vector<Fi
 void bench_device_copy(DeviceGroup& group, const BenchOptions& options,
                        std::vector<Figure>& figures);
 
+/// What makes `old` no report of `xgpu bench --json` (a missing list, a figure without its
+/// median, ...), or empty when it is one.
+std::string bench_report_problem(const nlohmann::json& old);
 /// Prints, per device of `report` matched by name in the earlier report `old` (both as
 /// `--json` writes them), each case's old median, new median and change in percent.
 /// Returns false, with a message on stderr, where `old` is not such a report.

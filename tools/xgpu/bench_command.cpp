@@ -262,6 +262,11 @@ int run_bench(const Options& options) {
       std::cerr << "xgpu: error: cannot read " << options.compare_file << " as JSON\n";
       return kExitUsage;
     }
+    if (const std::string problem = bench_report_problem(old); !problem.empty()) {
+      std::cerr << "xgpu: error: " << options.compare_file
+                << " is not a report of `xgpu bench --json`: " << problem << "\n";
+      return kExitUsage;
+    }
   }
   // Progress goes to a terminal only: a log or a pipe gets just the tables.
   const bool progress = isatty(STDERR_FILENO);

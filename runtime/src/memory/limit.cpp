@@ -42,7 +42,19 @@ std::uint64_t parse_memory_limit(const std::string& text, std::uint64_t device_m
                   quoted + " is a fraction, but the device does not report its memory size",
                   "Context");
     }
-    return static_cast<std::uint64_t>(std::floor(share * static_cast<double>(device_memory)));
+    // As a double the device's size may round up (to 2^64 for the largest a profile may
+    // claim), and converting that back would overflow: the whole device is the most.
+    const double share_bytes = std::floor(share * static_cast<double>(device_memory));
+    const std::uint64_t bytes = share_bytes >= static_cast<double>(device_memory)
+                                    ? device_memory
+                                    : static_cast<std::uint64_t>(share_bytes);
+    if (bytes == 0) {
+      throw Error(Errc::invalid_argument,
+                  quoted + " is less than one byte of the device's " +
+                      std::to_string(device_memory) + " (unset it for no limit)",
+                  "Context");
+    }
+    return bytes;
   }
   const auto bytes = util::parse_byte_size(text);
   if (!bytes) {
