@@ -9,7 +9,6 @@
 #include <array>
 #include <cstddef>
 #include <exception>
-#include <limits>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -27,9 +26,6 @@ namespace xgpu {
 
 template <class T>
 class Mapping;
-
-/// Means "to the end of the buffer" in counts.
-inline constexpr std::size_t all = std::numeric_limits<std::size_t>::max();
 
 class XGPU_API Queue {
  public:
