@@ -111,6 +111,8 @@ def test_elementwise_kernel(device: int) -> None:
 
 
 def test_a_second_process_hits_the_cache(tmp_path: object) -> None:
+    if xgpu.get_device_properties().backend == "profile":
+        pytest.skip("the profile module gives no program binaries to cache")
     code = (f"import xgpu, json; before = xgpu.cache_stats(); "
             f"xgpu.Program({SAXPY!r} + '// cache test', name='saxpy.cl'); "
             f"after = xgpu.cache_stats(); "

@@ -73,6 +73,9 @@ def test_objects_alive_at_exit_do_not_crash() -> None:
     out = run_python(
         "import xgpu, numpy as np, threading\n"
         "keep = [xgpu.ones(1000), xgpu.Stream(), xgpu.Event(), xgpu.empty_pinned(10)]\n"
+        "s = xgpu.Stream()\n"
+        "with xgpu.stream(s):\n"
+        "    keep.append(xgpu.ones(8))  # holds its stream\n"
         "a = xgpu.ones(64); m = a.map(); view = m.__enter__()\n"
         "k = xgpu.Program('__kernel void f(__global float* x) { x[0] += 1; }').kernel('f')\n"
         "k(1, a)\n"
