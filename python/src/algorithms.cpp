@@ -151,11 +151,16 @@ nb::object reduce(const std::string& kind, const BufferPtr& x,
         nb::gil_scoped_release release;
         xgpu::Queue& q = stream->queue();
         const auto& b = typed<T>(*x);
-        if (kind == "sum") value = xgpu::sum(q, b);
-        else if (kind == "min") value = xgpu::min(q, b);
-        else if (kind == "max") value = xgpu::max(q, b);
-        else if (kind == "argmin") index = xgpu::argmin(q, b);
-        else if (kind == "argmax") index = xgpu::argmax(q, b);
+        if (kind == "sum")
+          value = xgpu::sum(q, b);
+        else if (kind == "min")
+          value = xgpu::min(q, b);
+        else if (kind == "max")
+          value = xgpu::max(q, b);
+        else if (kind == "argmin")
+          index = xgpu::argmin(q, b);
+        else if (kind == "argmax")
+          index = xgpu::argmax(q, b);
         else if (kind == "norm") {
           if constexpr (is_floating_v<T>) value = xgpu::norm2(q, b);
         }
@@ -200,8 +205,8 @@ PyEvent gemm(std::size_t m, std::size_t n, std::size_t k, const BufferPtr& a, co
     using T = typename decltype(tag)::type;
     if constexpr (xgpu::is_gemm_type_v<T>) {
       using S = xgpu::scalar_t<T>;
-      return PyEvent{xgpu::gemm<T>(stream->queue(), m, n, k, S(1), typed<T>(*a), typed<T>(*b),
-                                   S(0), typed<T>(*c), ta ? xgpu::Transpose::yes : xgpu::Transpose::no,
+      return PyEvent{xgpu::gemm<T>(stream->queue(), m, n, k, S(1), typed<T>(*a), typed<T>(*b), S(0),
+                                   typed<T>(*c), ta ? xgpu::Transpose::yes : xgpu::Transpose::no,
                                    tb ? xgpu::Transpose::yes : xgpu::Transpose::no),
                      stream->device_index()};
     } else {
@@ -226,7 +231,8 @@ PyEvent matrix_op(const std::string& name, const BufferPtr& in, const BufferPtr&
     xgpu::Event e;
     if constexpr (xgpu::is_algorithm_type_v<T>) {
       if constexpr (is_floating_v<T>) {
-        if (softmax) e = xgpu::softmax_rows(stream->queue(), typed<T>(*in), typed<T>(*out), rows, cols);
+        if (softmax)
+          e = xgpu::softmax_rows(stream->queue(), typed<T>(*in), typed<T>(*out), rows, cols);
       }
       if (!softmax) e = xgpu::transpose(stream->queue(), typed<T>(*in), typed<T>(*out), rows, cols);
     }

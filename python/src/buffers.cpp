@@ -1,6 +1,8 @@
 // The device buffer behind xgpu.Array (_xgpu.Buffer): allocation, views, copies to and from
 // NumPy (asynchronous from and to pinned memory), device copies and fills. Every blocking copy
 // releases the GIL.
+#include "buffers.hpp"
+
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/shared_ptr.h>
@@ -9,7 +11,6 @@
 #include <mutex>
 #include <xgpu/extension.hpp>
 
-#include "buffers.hpp"
 #include "common.hpp"
 #include "streams.hpp"
 
@@ -63,7 +64,8 @@ nb::object empty_pinned(std::size_t count, int code, std::optional<std::size_t> 
   }
   // The NumPy array owns a reference: the memory lives as long as any view of it.
   auto* owner = new std::shared_ptr<PinnedHost>(pinned);
-  nb::capsule keep(owner, [](void* p) noexcept { delete static_cast<std::shared_ptr<PinnedHost>*>(p); });
+  nb::capsule keep(owner,
+                   [](void* p) noexcept { delete static_cast<std::shared_ptr<PinnedHost>*>(p); });
   // Bytes: xgpu/_memory.py views them as the dtype (NumPy knows float16 and bool; DLPack's
   // codes would need a table of their own here).
   const std::size_t byte_shape[1] = {pinned->bytes};
@@ -81,8 +83,8 @@ void check_host(const DeviceBuffer& buffer, const HostArray& host, std::size_t c
                 std::size_t offset, const char* what) {
   const std::size_t size = buffer.size();
   if (offset > size || count > size - offset)
-    throw nb::value_error((std::string("xgpu: ") + what + " reaches past the end of the array")
-                              .c_str());
+    throw nb::value_error(
+        (std::string("xgpu: ") + what + " reaches past the end of the array").c_str());
   if (host.nbytes() != count * element_size(buffer.dtype))
     throw nb::value_error((std::string("xgpu: ") + what + ": the host array has " +
                            std::to_string(host.nbytes()) + " bytes, the copy needs " +
@@ -95,11 +97,11 @@ template <class HostArray>
 PyEvent transfer(bool to_device, const BufferPtr& buffer, HostArray host, std::size_t offset,
                  bool non_blocking, const std::optional<StreamPtr>& given) {
   const std::size_t count = host.nbytes() / element_size(buffer->dtype);
-  check_host(*buffer, host, count, offset, to_device ? "a copy to the device" : "a copy to the host");
+  check_host(*buffer, host, count, offset,
+             to_device ? "a copy to the device" : "a copy to the host");
   StreamPtr stream = stream_for(*buffer, given ? *given : nullptr);
   void* data = const_cast<void*>(static_cast<const void*>(host.data()));
-  std::shared_ptr<PinnedHost> pinned =
-      non_blocking ? find_pinned(data, host.nbytes()) : nullptr;
+  std::shared_ptr<PinnedHost> pinned = non_blocking ? find_pinned(data, host.nbytes()) : nullptr;
   nb::gil_scoped_release release;
   return std::visit(
       [&](auto& typed) -> PyEvent {
@@ -129,10 +131,10 @@ PyEvent device_copy(const BufferPtr& src, const BufferPtr& dst, std::size_t coun
                     std::size_t src_offset, std::size_t dst_offset,
                     const std::optional<StreamPtr>& given) {
   if (src->buffer.index() != dst->buffer.index())
-    throw nb::type_error(
-        (std::string("xgpu: a device copy needs one element type, not ") + dtype_name(src->dtype) +
-         " and " + dtype_name(dst->dtype) + " (convert with astype)")
-            .c_str());
+    throw nb::type_error((std::string("xgpu: a device copy needs one element type, not ") +
+                          dtype_name(src->dtype) + " and " + dtype_name(dst->dtype) +
+                          " (convert with astype)")
+                             .c_str());
   if (src->home->context_id() != dst->home->context_id()) {
     // Arrays of two contexts (two devices): through the host.
     std::vector<unsigned char> staging(count * element_size(src->dtype));
@@ -182,8 +184,8 @@ BufferPtr view_of(const BufferPtr& buffer, std::size_t offset, std::size_t count
   auto view = std::make_shared<DeviceBuffer>();
   view->dtype = buffer->dtype;
   view->home = buffer->home;
-  view->buffer = std::visit([&](const auto& b) -> AnyBuffer { return b.view(offset, count); },
-                            buffer->buffer);
+  view->buffer =
+      std::visit([&](const auto& b) -> AnyBuffer { return b.view(offset, count); }, buffer->buffer);
   return view;
 }
 
@@ -230,8 +232,8 @@ void bind_buffers(nb::module_& m) {
       "empty",
       [](std::size_t count, int code, std::optional<StreamPtr> stream,
          std::optional<std::size_t> device) {
-        StreamPtr on = stream && *stream ? *stream
-                                         : current_stream(device ? *device : current_device());
+        StreamPtr on =
+            stream && *stream ? *stream : current_stream(device ? *device : current_device());
         return allocate(on, dtype_from_int(code), count);
       },
       nb::arg("count"), nb::arg("dtype"), nb::arg("stream") = nb::none(),

@@ -2,12 +2,12 @@
 // element types.
 #include "common.hpp"
 
+#include <nanobind/stl/string.h>
+
 #include <atomic>
 #include <mutex>
 #include <optional>
 #include <vector>
-
-#include <nanobind/stl/string.h>
 
 namespace xgpu_python {
 namespace {
@@ -17,8 +17,8 @@ struct DTypeInfo {
   std::size_t size;
 };
 constexpr DTypeInfo kDTypes[kDTypeCount] = {
-    {"bool", 1},   {"int8", 1},   {"uint8", 1},   {"int16", 2},   {"uint16", 2},  {"int32", 4},
-    {"uint32", 4}, {"int64", 8},  {"uint64", 8},  {"float16", 2}, {"float32", 4}, {"float64", 8}};
+    {"bool", 1},   {"int8", 1},  {"uint8", 1},  {"int16", 2},   {"uint16", 2},  {"int32", 4},
+    {"uint32", 4}, {"int64", 8}, {"uint64", 8}, {"float16", 2}, {"float32", 4}, {"float64", 8}};
 
 // Made once and never destroyed: Python may drop arrays during its finalization, after C++
 // statics would be gone, and the core copes with a process that exits holding contexts.
@@ -89,8 +89,8 @@ DeviceState& device_state(std::size_t index) {
     state->device = devices[index];
     state->context = xgpu::Context(state->device);
     // Profiling on: Event.elapsed_time needs the timestamps, which cost a CPU device little.
-    state->default_stream = std::make_shared<Stream>(
-        state->context.queue(xgpu::QueueOptions{true}), index, static_cast<std::uint64_t>(index));
+    state->default_stream = std::make_shared<Stream>(state->context.queue(xgpu::QueueOptions{true}),
+                                                     index, static_cast<std::uint64_t>(index));
     r.states[index] = std::move(state);
   }
   return *r.states[index];
@@ -117,9 +117,8 @@ std::size_t current_device() {
 std::size_t device_index_of(nb::handle device) {
   if (!device.is_valid() || device.is_none()) return current_device();
   if (PyUnicode_Check(device.ptr())) return xgpu::select(nb::cast<std::string>(device)).index();
-  nb::handle index = nb::hasattr(device, "index") && !PyIndex_Check(device.ptr())
-                         ? device.attr("index")
-                         : device;
+  nb::handle index =
+      nb::hasattr(device, "index") && !PyIndex_Check(device.ptr()) ? device.attr("index") : device;
   const std::size_t value = nb::cast<std::size_t>(index);
   device_at(value);  // checks the index
   return value;

@@ -73,16 +73,15 @@ decltype(auto) with_storage(DType dtype, F&& f) {
   return f(Tag<double>{});
 }
 
-using AnyBuffer =
-    std::variant<xgpu::Buffer<std::int8_t>, xgpu::Buffer<std::uint8_t>, xgpu::Buffer<std::int16_t>,
-                 xgpu::Buffer<std::uint16_t>, xgpu::Buffer<std::int32_t>,
-                 xgpu::Buffer<std::uint32_t>, xgpu::Buffer<std::int64_t>,
-                 xgpu::Buffer<std::uint64_t>, xgpu::Buffer<xgpu::half>, xgpu::Buffer<float>,
-                 xgpu::Buffer<double>>;
+using AnyBuffer = std::variant<xgpu::Buffer<std::int8_t>, xgpu::Buffer<std::uint8_t>,
+                               xgpu::Buffer<std::int16_t>, xgpu::Buffer<std::uint16_t>,
+                               xgpu::Buffer<std::int32_t>, xgpu::Buffer<std::uint32_t>,
+                               xgpu::Buffer<std::int64_t>, xgpu::Buffer<std::uint64_t>,
+                               xgpu::Buffer<xgpu::half>, xgpu::Buffer<float>, xgpu::Buffer<double>>;
 
-/// An in-order queue of one device (xgpu.Stream), shared as DeviceBuffer is. Streams of the package's own contexts have
-/// context id = device index; those of a DeviceGroup's contexts get ids of their own, so that
-/// an array is never used on a stream of another context.
+/// An in-order queue of one device (xgpu.Stream), shared as DeviceBuffer is. Streams of the
+/// package's own contexts have context id = device index; those of a DeviceGroup's contexts get ids
+/// of their own, so that an array is never used on a stream of another context.
 class Stream : public std::enable_shared_from_this<Stream> {
  public:
   Stream(xgpu::Queue queue, std::size_t device_index, std::uint64_t context_id)

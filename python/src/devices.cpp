@@ -67,13 +67,13 @@ void bind_devices(nb::module_& m) {
       "select", [](const std::string& selector) { return xgpu::select(selector).index(); },
       nb::arg("selector"));
   m.def("current_device", [] { return current_device(); });
-  m.def("set_device", [](std::size_t index) { set_current_device(index); }, nb::arg("index"));
+  m.def(
+      "set_device", [](std::size_t index) { set_current_device(index); }, nb::arg("index"));
   m.def(
       "free_memory", [](std::size_t index) { return device_at(index).free_memory(); },
       nb::arg("index"));
   m.def(
-      "describe", [](std::size_t index) { return device_at(index).describe(); },
-      nb::arg("index"));
+      "describe", [](std::size_t index) { return device_at(index).describe(); }, nb::arg("index"));
 }
 
 }  // namespace xgpu_python

@@ -132,8 +132,8 @@ nb::object device_capsule(const BufferPtr& buffer, const std::vector<std::int64_
   }
   if (versioned) {
     auto* managed = new DLManagedTensorVersioned{{1, 0}, owned, &delete_managed, 0, tensor};
-    return nb::steal(
-        PyCapsule_New(managed, "dltensor_versioned", &capsule_destructor<DLManagedTensorVersioned>));
+    return nb::steal(PyCapsule_New(managed, "dltensor_versioned",
+                                   &capsule_destructor<DLManagedTensorVersioned>));
   }
   auto* managed = new DLManagedTensor{tensor, owned, &delete_managed};
   return nb::steal(PyCapsule_New(managed, "dltensor", &capsule_destructor<DLManagedTensor>));
@@ -242,8 +242,8 @@ nb::object host_capsule(const std::shared_ptr<HostView>& view,
   if (versioned) {
     auto* managed = new DLManagedTensorVersioned{
         {1, 0}, owned, &delete_managed, view->zero_copy() ? 0 : kFlagIsCopied, tensor};
-    return nb::steal(
-        PyCapsule_New(managed, "dltensor_versioned", &capsule_destructor<DLManagedTensorVersioned>));
+    return nb::steal(PyCapsule_New(managed, "dltensor_versioned",
+                                   &capsule_destructor<DLManagedTensorVersioned>));
   }
   auto* managed = new DLManagedTensor{tensor, owned, &delete_managed};
   return nb::steal(PyCapsule_New(managed, "dltensor", &capsule_destructor<DLManagedTensor>));
@@ -270,8 +270,8 @@ void bind_dlpack(nb::module_& m) {
                 static_cast<std::uint8_t*>(v.data()), 1, shape, self));
           },
           "The view's bytes as a NumPy uint8 array.");
-  m.def("map", &open_view, nb::arg("buffer"), nb::arg("write_back") = true,
-        nb::arg("copy") = false, nb::arg("stream") = nb::none());
+  m.def("map", &open_view, nb::arg("buffer"), nb::arg("write_back") = true, nb::arg("copy") = false,
+        nb::arg("stream") = nb::none());
   m.def("host_capsule", &host_capsule, nb::arg("view"), nb::arg("shape"), nb::arg("versioned"));
   m.def(
       "dlpack",

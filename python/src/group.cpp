@@ -71,9 +71,9 @@ PyDistributed spread(const GroupPtr& group, ReadOnlyHost host, int code, bool re
   return with_storage(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* typed = static_cast<const T*>(data);
-    return PyDistributed{replicate ? group->group.broadcast(typed, count)
-                                   : group->group.scatter(typed, count),
-                         dtype, group};
+    return PyDistributed{
+        replicate ? group->group.broadcast(typed, count) : group->group.scatter(typed, count),
+        dtype, group};
   });
 }
 
@@ -183,16 +183,18 @@ void bind_group(nb::module_& m) {
       .def_prop_ro("streams", [](const PyGroup& g) { return g.streams; })
       .def("weights", [](const PyGroup& g) { return g.group.weights(); })
       .def(
-          "set_weights", [](PyGroup& g, std::vector<double> w) { g.group.set_weights(std::move(w)); },
+          "set_weights",
+          [](PyGroup& g, std::vector<double> w) { g.group.set_weights(std::move(w)); },
           nb::arg("weights"))
       .def("adapt_weights", [](PyGroup& g) { g.group.adapt_weights(); })
-      .def("split",
-           [](const PyGroup& g, std::size_t n) {
-             std::vector<std::pair<std::size_t, std::size_t>> out;
-             for (const xgpu::Slice& s : g.group.split(n)) out.emplace_back(s.offset, s.count);
-             return out;
-           },
-           nb::arg("n"));
+      .def(
+          "split",
+          [](const PyGroup& g, std::size_t n) {
+            std::vector<std::pair<std::size_t, std::size_t>> out;
+            for (const xgpu::Slice& s : g.group.split(n)) out.emplace_back(s.offset, s.count);
+            return out;
+          },
+          nb::arg("n"));
 
   m.def(
       "new_group",

@@ -39,4 +39,11 @@ struct PyKernel {
   std::vector<Plan> plans;
 };
 
+/// How `parameter` takes a Python value.
+Plan plan_for(const xgpu::KernelParameter& parameter);
+/// Converts Python argument `index` of a launch of `kernel` and adds it to `out`; TypeError
+/// naming the argument when it cannot be the parameter's.
+void add_argument(const PyKernel& kernel, std::size_t index, nb::handle value,
+                  xgpu::KernelArgs& out);
+
 }  // namespace xgpu_python

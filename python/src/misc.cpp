@@ -27,9 +27,9 @@ void translate(const std::exception_ptr& p, void*) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
       return;
     }
-    nb::object error = nb::borrow(type)(e.what(), xgpu::errc_name(e.code()), e.call(),
-                                        e.native_name(), e.build_log(), e.build_options(),
-                                        e.device());
+    nb::object error =
+        nb::borrow(type)(e.what(), xgpu::errc_name(e.code()), e.call(), e.native_name(),
+                         e.build_log(), e.build_options(), e.device());
     PyErr_SetObject(type, error.ptr());
   }
 }
@@ -154,7 +154,8 @@ void bind_misc(nb::module_& m) {
       "Returns every unused cached block of the package's contexts to the driver.");
 
   m.def("cache_stats", &cache_stats);
-  m.def("cache_flush", [] { xgpu::cache::flush(); }, nb::call_guard<nb::gil_scoped_release>());
+  m.def(
+      "cache_flush", [] { xgpu::cache::flush(); }, nb::call_guard<nb::gil_scoped_release>());
   m.def("add_profile", &xgpu::add_profile, nb::arg("profile"), nb::arg("backing") = "");
 
   m.def("trace_start", &xgpu::trace::start, nb::arg("path"));

@@ -1,5 +1,7 @@
 // xgpu.Stream (an xgpu::Queue) and xgpu.Event, with torch.cuda's names: synchronize,
 // wait_event, wait_stream, record_event, query, elapsed_time. Every wait releases the GIL.
+#include "streams.hpp"
+
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
@@ -11,7 +13,6 @@
 #include <vector>
 
 #include "common.hpp"
-#include "streams.hpp"
 
 namespace xgpu_python {
 namespace {
@@ -120,13 +121,14 @@ void bind_streams(nb::module_& m) {
 
   nb::class_<PyEvent>(m, "Event", "A point in a stream: a command's completion.")
       .def(
-          "__init__", [](PyEvent* e, bool) { new (e) PyEvent(); },
-          nb::arg("enable_timing") = false,
+          "__init__", [](PyEvent* e, bool) { new (e) PyEvent(); }, nb::arg("enable_timing") = false,
           "An event to record(); timing needs a profiling stream (the default).")
       .def_prop_ro("device", [](const PyEvent& e) { return e.device; })
       .def(
           "record",
-          [](PyEvent& e, std::optional<StreamPtr> stream) { e = marker_of(resolve_stream(stream)); },
+          [](PyEvent& e, std::optional<StreamPtr> stream) {
+            e = marker_of(resolve_stream(stream));
+          },
           nb::arg("stream") = nb::none(),
           "Records the event on `stream` (default: the current stream).")
       .def(
@@ -141,8 +143,7 @@ void bind_streams(nb::module_& m) {
             return !e.event || e.event.status() == xgpu::EventStatus::complete;
           },
           "Whether the event has completed (an event never recorded has).")
-      .def("elapsed_time", &elapsed_ms, nb::arg("end"),
-           nb::call_guard<nb::gil_scoped_release>(),
+      .def("elapsed_time", &elapsed_ms, nb::arg("end"), nb::call_guard<nb::gil_scoped_release>(),
            "Milliseconds from this event to `end` (events of profiling streams).")
       .def_prop_ro("recorded", [](const PyEvent& e) { return static_cast<bool>(e.event); })
       .def("__repr__", [](const PyEvent& e) {

@@ -18,12 +18,13 @@ from ._errors import Error, OutOfMemoryError
 _xgpu.set_error_types(Error, OutOfMemoryError)
 
 from . import trace  # noqa: E402
-from ._array import (Array, arange, asarray, empty, empty_like, from_dlpack, full,  # noqa: E402
+from ._array import (Array, arange, asarray, empty, empty_like, full,  # noqa: E402
                      ones, zeros, zeros_like)
 from ._device import (Device, DeviceProperties, current_device, device,  # noqa: E402
                       device_count, devices, get_device_name, get_device_properties,
                       is_available, mem_get_info, set_device)
 from ._group import DeviceGroup, Distributed  # noqa: E402
+from ._host import from_dlpack  # noqa: E402
 from ._kernel import ElementwiseKernel, Kernel, Local, Program  # noqa: E402
 from ._memory import (empty_cache, empty_pinned, is_pinned, max_memory_allocated,  # noqa: E402
                       max_memory_reserved, memory_allocated, memory_reserved, memory_stats,

@@ -1,11 +1,10 @@
 """xgpu.Array: a C-contiguous array in one device's memory, with its creation functions
-(asarray, empty, zeros, ones, full, arange), copies to and from NumPy, slicing of contiguous
-ranges (views: no copy), host views (map) and DLPack. The arithmetic is in _ops.py."""
+(asarray, empty, zeros, ones, full, arange), copies to and from NumPy and slicing of contiguous
+ranges (views: no copy). Host views and DLPack are in _host.py, the arithmetic in _ops.py."""
 
 from __future__ import annotations
 
 import math
-import weakref
 from typing import Any, Iterator, Optional, Sequence, Union
 
 import numpy as np
@@ -257,12 +256,12 @@ class Array:
 
     # ---- Host views and DLPack -----------------------------------------------------------
 
-    def map(self, write: bool = True) -> "HostMapping":
+    def map(self, write: bool = True) -> "_host.HostMapping":
         """``with a.map() as v:`` gives ``v``, a NumPy array of the elements: the array's own
         memory where the device shares host memory (PoCL, CPUs: no copy), elsewhere a copy
         written back when the block ends (unless ``write=False``). Launch no kernel on the
         array inside the block."""
-        return HostMapping(self, write)
+        return _host.HostMapping(self, write)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         """(kDLCUDA, ordinal) on the cuda module; (kDLOpenCL, device index) on opencl."""
@@ -277,74 +276,13 @@ class Array:
                 raise BufferError(f"xgpu: an array exports to its own device "
                                   f"{self.__dlpack_device__()} or to the CPU (1, 0), "
                                   f"not {tuple(dl_device)}")
-            return self._cpu_capsule(max_version, copy)
+            return _host.cpu_capsule(self, max_version, copy)
         source = self.copy() if copy else self
         if stream != -1:
             source.stream.synchronize()  # the consumer may read at once, on any stream
         return _xgpu.dlpack(source._b, list(self._shape), versioned)
 
-    def _cpu_capsule(self, max_version: Optional[tuple[int, int]], copy: Optional[bool]) -> Any:
-        versioned = max_version is not None and max_version[0] >= 1
-        shares = _xgpu.shares_host_memory(self._b)
-        if copy is False and not shares:
-            raise BufferError(f"xgpu: a CPU view of an array of device {self.device} needs a "
-                              f"copy (the device does not share host memory), and copy=False")
-        # Mapped until the consumer lets go (no copy where the device shares host memory),
-        # else a copy flagged as one.
-        view = _xgpu.map(self._b, False, bool(copy) or not shares)
-        _remember(view, self)
-        return _xgpu.host_capsule(view, list(self._shape), versioned)
-
     # The arithmetic, reductions and linear algebra: _ops.py adds them below.
-
-
-class HostMapping:
-    """The context manager of Array.map(); ``zero_copy`` says whether the NumPy array is the
-    array's own memory."""
-
-    def __init__(self, array: Array, write: bool) -> None:
-        self._array, self._write, self._view = array, write, None
-
-    @property
-    def zero_copy(self) -> bool:
-        return _xgpu.shares_host_memory(self._array._b)
-
-    def __enter__(self) -> np.ndarray:
-        self._view = _xgpu.map(self._array._b, self._write)
-        _remember(self._view, self._array)
-        return _typed(self._view, self._array)
-
-    def __exit__(self, *exc: Any) -> None:
-        self._view.close()
-
-
-def _typed(view: Any, array: Array) -> np.ndarray:
-    raw = view.bytes()
-    return raw.view(array.dtype).reshape(array.shape) if array.size else np.empty(
-        array.shape, array.dtype)
-
-
-# Host views open now, by address, so that from_dlpack of their memory gives the array back.
-_MAPPED: "weakref.WeakKeyDictionary[Any, tuple[Any, Shape]]" = weakref.WeakKeyDictionary()
-
-
-def _remember(view: Any, array: Array) -> None:
-    if view.zero_copy and array.size:
-        _MAPPED[view] = (array._b, array.shape)
-
-
-def mapped_array(host: np.ndarray) -> Optional[Array]:
-    """The xgpu array whose zero-copy host view ``host`` lies in, as a view of the same
-    elements; None when there is none."""
-    address = host.__array_interface__["data"][0]
-    for view, (buffer, _) in list(_MAPPED.items()):
-        start = view.address
-        if start <= address and address + host.nbytes <= start + view.nbytes:
-            itemsize = _dtypes.DTYPES[buffer.dtype].itemsize
-            if host.dtype != _dtypes.DTYPES[buffer.dtype] or (address - start) % itemsize:
-                return None
-            return Array(buffer.view((address - start) // itemsize, host.size), host.shape)
-    return None
 
 
 # ---- Creation ------------------------------------------------------------------------------
@@ -413,32 +351,7 @@ def asarray(obj: Any, dtype: Any = None, device: DeviceLike = None, non_blocking
     return out
 
 
-def from_dlpack(obj: Any, device: DeviceLike = None, copy: Optional[bool] = None) -> Array:
-    """An Array of what ``obj`` exports through DLPack (NumPy arrays and other host memory).
-    Memory of an xgpu array's open host view (Array.map) gives that array back, no copy; other
-    host memory is copied (``copy=False`` then raises BufferError)."""
-    if isinstance(obj, Array):
-        return obj.copy() if copy else obj
-    host = obj if isinstance(obj, np.ndarray) else None
-    if host is None:
-        if not hasattr(obj, "__dlpack__"):
-            raise TypeError(f"xgpu.from_dlpack: {type(obj).__name__} exports no DLPack")
-        try:
-            host = np.from_dlpack(obj)
-        except (BufferError, RuntimeError) as error:
-            raise BufferError(f"xgpu.from_dlpack takes host memory (kDLCPU); this object "
-                              f"exports other memory ({error})") from error
-    if copy is not True:
-        found = mapped_array(host) if host.flags.c_contiguous else None
-        if found is not None and (device is None or index_of(device) == found.device):
-            return found
-        if copy is False:
-            raise BufferError("xgpu.from_dlpack: this memory is no xgpu array's; taking it "
-                              "needs a copy, and copy=False")
-    return asarray(host, device=device)
+from . import _host, _ops  # noqa: E402  (host views and DLPack; the operators of Array)
 
-
-from . import _ops  # noqa: E402  (adds the operators to Array)
-
-__all__ = ["Array", "arange", "asarray", "empty", "empty_like", "from_dlpack", "full", "ones",
-           "zeros", "zeros_like"]
+__all__ = ["Array", "arange", "asarray", "empty", "empty_like", "full", "ones", "zeros",
+           "zeros_like"]
