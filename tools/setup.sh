@@ -122,9 +122,10 @@ if [[ "${mode}" == test ]]; then
       .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
   }
   python_tests tests/python
+  # The operations and kernels again as on an H100 (its limits, the GPU code paths), on PoCL.
   step "Python tests under a GPU profile (nvidia-h100, run on PoCL)"
-  XGPU_PROFILE=nvidia-h100 python_tests --on profile tests/python/test_arrays.py \
-    tests/python/test_ops.py tests/python/test_kernels.py tests/python/test_memory.py
+  XGPU_PROFILE=nvidia-h100 python_tests --on profile tests/python/test_ops.py \
+    tests/python/test_kernels.py
 
   step "Sanitizers: unit tests under AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/)"
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DXGPU_SANITIZE=address,undefined \

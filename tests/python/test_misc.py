@@ -113,3 +113,16 @@ def test_the_installed_package_is_complete() -> None:
     assert list((package / "lib" / "xgpu").glob("libxgpu-backend-opencl.so"))
     assert "LD_LIBRARY_PATH" not in os.environ or "xgpu" not in os.environ["LD_LIBRARY_PATH"]
     assert xgpu.__version__.count(".") == 2
+
+
+def test_the_benchmark_runs(tmp_path: Path, pocl: int) -> None:
+    """python -m xgpu.bench --quick: every case measured, no timing asserted (shared machines)."""
+    report = tmp_path / "bench.json"
+    out = subprocess.run([sys.executable, "-m", "xgpu.bench", "--quick", "--device", str(pocl),
+                          "--json", str(report)], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    results = json.loads(report.read_text())["results"]
+    assert len(results) == 10
+    assert all(r["xgpu"] > 0 and r["baseline"] > 0 and r["ratio"] > 0 for r in results)
+    assert {r["baseline_name"] for r in results} >= {"PyOpenCL", "NumPy", "pyopencl.array.sum",
+                                                      "xgpu from C++"}

@@ -15,7 +15,7 @@ import xgpu
 
 ARITHMETIC = [np.float16, np.float32, np.float64, np.int32, np.uint32]
 FLOATS = [np.float16, np.float32, np.float64]
-PROPERTY = settings(max_examples=25, deadline=None, database=None,
+PROPERTY = settings(max_examples=20, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 shapes = hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=40)
