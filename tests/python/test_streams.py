@@ -51,23 +51,28 @@ def test_blocking_waits_release_the_gil(pocl: int) -> None:
     spin = xgpu.Program(SPIN, name="spin.cl").kernel("spin")
     x = xgpu.zeros(64)
     s = xgpu.Stream(pocl)
-    spin(64, x, 20_000_000, stream=s)  # a launch that takes a while
-    ticks = []
-    done = threading.Event()
+    rounds = 20_000_000
+    for _ in range(4):  # a launch long enough to tell, on a fast machine too
+        ticks: list[float] = []
+        done = threading.Event()
 
-    def tick() -> None:
-        while not done.is_set():
-            ticks.append(time.perf_counter())
-            time.sleep(0.001)
+        def tick() -> None:
+            while not done.is_set():
+                ticks.append(time.perf_counter())
+                time.sleep(0.001)
 
-    thread = threading.Thread(target=tick)
-    thread.start()
-    started = time.perf_counter()
-    s.synchronize()
-    waited = time.perf_counter() - started
-    done.set()
-    thread.join()
-    assert waited > 0.02, "the launch was too short to tell"
+        spin(64, x, rounds, stream=s)
+        thread = threading.Thread(target=tick)
+        thread.start()
+        started = time.perf_counter()
+        s.synchronize()
+        waited = time.perf_counter() - started
+        done.set()
+        thread.join()
+        if waited > 0.05:
+            break
+        rounds *= 4
+    assert waited > 0.05, "the launch was too short to tell"
     during = [t for t in ticks if started <= t <= started + waited]
     assert len(during) >= 3, "the other thread did not run while synchronize() waited"
 
