@@ -112,7 +112,10 @@ Event elementwise_fill(Queue& queue, const Buffer<T>& x, scalar_t<T> value) {
   algo::require_type<T>(queue, call);
   const std::size_t n = common_size<T>(call, {{"x", &x}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_fill", call), n, value, x);
+  const algo::Staged<T> sx(queue, x, algo::Use::write);
+  return sx.finish(
+      queue, launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_fill", call), n, value,
+                                sx.get()));
 }
 
 template <class T>
@@ -120,7 +123,8 @@ Event elementwise_copy(Queue& queue, const Buffer<T>& src, const Buffer<T>& dst)
   const char* call = "xgpu::copy";
   algo::require_type<T>(queue, call);
   const std::size_t n = common_size<T>(call, {{"src", &src}, {"dst", &dst}});
-  // Copying a buffer onto itself changes nothing; OpenCL would refuse the overlap.
+  // Copying a buffer onto itself changes nothing; Queue::copy refuses other overlaps. It takes
+  // views wherever they start: nothing to stage.
   if (n == 0 || ext::same_buffer(src, dst)) return Event();
   return queue.copy(src, dst, n);
 }
@@ -131,7 +135,11 @@ Event elementwise_axpy(Queue& queue, scalar_t<T> a, const Buffer<T>& x, const Bu
   algo::require_type<T>(queue, call);
   const std::size_t n = common_size<T>(call, {{"x", &x}, {"y", &y}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_axpy", call), n, a, x, y);
+  algo::require_same_or_apart(call, "x", x, "y", y);
+  const algo::Staged<T> sx(queue, x, algo::Use::read), sy(queue, y, algo::Use::read_write);
+  return sy.finish(
+      queue, launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_axpy", call), n, a,
+                                sx.get(), sy.get()));
 }
 
 template <class T>
@@ -140,7 +148,10 @@ Event elementwise_scale(Queue& queue, scalar_t<T> a, const Buffer<T>& x) {
   algo::require_type<T>(queue, call);
   const std::size_t n = common_size<T>(call, {{"x", &x}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_scale", call), n, a, x);
+  const algo::Staged<T> sx(queue, x, algo::Use::read_write);
+  return sx.finish(
+      queue, launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_scale", call), n, a,
+                                sx.get()));
 }
 
 template <class T>
@@ -151,8 +162,13 @@ Event elementwise_binary(Queue& queue, ElementwiseOp op, const Buffer<T>& a, con
   algo::require_type<T>(queue, info.call);
   const std::size_t n = common_size<T>(info.call, {{"a", &a}, {"b", &b}, {"out", &out}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel, info.call), n, a, b,
-                            out);
+  algo::require_same_or_apart(info.call, "a", a, "out", out);
+  algo::require_same_or_apart(info.call, "b", b, "out", out);
+  const algo::Staged<T> sa(queue, a, algo::Use::read), sb(queue, b, algo::Use::read);
+  const algo::Staged<T> so(queue, out, algo::Use::write);
+  return so.finish(
+      queue, launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel, info.call), n,
+                                sa.get(), sb.get(), so.get()));
 }
 
 template <class T>
@@ -168,8 +184,11 @@ Event elementwise_unary(Queue& queue, ElementwiseOp op, const Buffer<T>& in, con
   algo::require_type<T>(queue, info.call);
   const std::size_t n = common_size<T>(info.call, {{"in", &in}, {"out", &out}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel, info.call), n, in,
-                            out);
+  algo::require_same_or_apart(info.call, "in", in, "out", out);
+  const algo::Staged<T> si(queue, in, algo::Use::read), so(queue, out, algo::Use::write);
+  return so.finish(
+      queue, launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel, info.call), n,
+                                si.get(), so.get()));
 }
 
 #define XGPU_INSTANTIATE_ELEMENTWISE(T)                                                           \

@@ -364,6 +364,26 @@ void check_matrix(const Queue& queue, const Buffer<T>& buffer, const char* name,
   require_uint_size(needed, kCall);
 }
 
+// The product by `engine` (automatic: the rule), on buffers a kernel takes.
+template <class T>
+Event product(Queue& queue, const Problem& p, GemmEngine engine, scalar_t<T> alpha,
+              const Buffer<T>& a, const Buffer<T>& b, scalar_t<T> beta, const Buffer<T>& c) {
+  if (engine == GemmEngine::automatic) engine = automatic_engine<T>(queue, &p);
+  switch (engine) {
+    case GemmEngine::vendor_blas:
+      return vendor_gemm<T>(queue, p, alpha, a, b, beta, c);
+    case GemmEngine::host_blas:
+      if constexpr (!std::is_same_v<T, half>) {
+        host_blas_gemm<T>(queue, p.m, p.n, p.k, alpha, a, b, beta, c, p.ta, p.tb);
+        return Event();
+      }
+      break;  // never chosen for half (host_missing says why)
+    default:
+      break;
+  }
+  return kernel_gemm<T>(queue, p, alpha, a, b, beta, c);
+}
+
 }  // namespace
 
 template <class T>
@@ -375,8 +395,10 @@ Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scala
   check_matrix(queue, a, "a", p.ta ? k : m, p.ta ? m : k);
   check_matrix(queue, b, "b", p.tb ? n : k, p.tb ? k : n);
   check_matrix(queue, c, "c", m, n);
-  if (m != 0 && n != 0 && k != 0 && (ext::same_buffer(c, a) || ext::same_buffer(c, b)))
-    invalid(kCall, "c must not be the buffer of a or b (the product would overwrite its input)");
+  if (m != 0 && n != 0 && k != 0 && (ext::overlap(c, a) || ext::overlap(c, b)))
+    invalid(kCall,
+            "c must not be the buffer of a or b, nor overlap them (the product would overwrite "
+            "its input)");
   // An engine asked for, explicitly or in XGPU_GEMM, is checked even when there is nothing to
   // compute: a call's errors do not depend on its sizes.
   if (engine == GemmEngine::automatic) engine_from_environment();
@@ -390,22 +412,17 @@ Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scala
     }
   }
   if (m == 0 || n == 0) return Event();
+  // beta == 0 never reads C; A and B are read only when there is a product to form.
+  const algo::Staged<T> staged_c(queue, c,
+                                 beta == scalar_t<T>(0) ? algo::Use::write : algo::Use::read_write);
   // BLAS semantics: no product to form, A and B are not read (whatever they hold).
-  if (k == 0 || alpha == scalar_t<T>(0)) return scale_c<T>(queue, m * n, beta, c);
-  if (engine == GemmEngine::automatic) engine = automatic_engine<T>(queue, &p);
-  switch (engine) {
-    case GemmEngine::vendor_blas:
-      return vendor_gemm<T>(queue, p, alpha, a, b, beta, c);
-    case GemmEngine::host_blas:
-      if constexpr (!std::is_same_v<T, half>) {
-        host_blas_gemm<T>(queue, m, n, k, alpha, a, b, beta, c, p.ta, p.tb);
-        return Event();
-      }
-      break;  // never chosen for half (host_missing says why)
-    default:
-      break;
-  }
-  return kernel_gemm<T>(queue, p, alpha, a, b, beta, c);
+  if (k == 0 || alpha == scalar_t<T>(0))
+    return staged_c.finish(queue, scale_c<T>(queue, m * n, beta, staged_c.get()));
+  const algo::Staged<T> staged_a(queue, a, algo::Use::read);
+  const algo::Staged<T> staged_b(queue, ext::same_buffer(a, b) ? staged_a.get() : b,
+                                 algo::Use::read);
+  return staged_c.finish(queue, product<T>(queue, p, engine, alpha, staged_a.get(), staged_b.get(),
+                                           beta, staged_c.get()));
 }
 
 template <class T>

@@ -151,9 +151,11 @@ scalar_t<T> run_sum(Queue& queue, const char* call, Term term, std::size_t n, co
   const Kernel kernel = reduce_kernel<T>(queue, layout, "xgpu_reduce_sum");
   const Plan plan = make_plan(queue, layout, kernel, n, sizeof(Sum));
   Buffer<Sum> partials = queue.context().alloc<Sum>(plan.partials());
+  const algo::Staged<T> sx(queue, x, algo::Use::read);
+  const algo::Staged<T> sy(queue, ext::same_buffer(x, y) ? sx.get() : y, algo::Use::read);
   queue.launch(kernel, Range{plan.groups * plan.work_group}, Range{plan.work_group},
                static_cast<unsigned>(n), plan.chunk, plan.contiguous, static_cast<unsigned>(term),
-               scale, x, y, partials, Local<Sum>(plan.work_group * plan.width));
+               scale, sx.get(), sy.get(), partials, Local<Sum>(plan.work_group * plan.width));
   return combine_sums<T>(queue.read(partials));
 }
 
@@ -181,9 +183,11 @@ std::pair<typename Types<T>::Value, std::size_t> run_extreme(Queue& queue, const
   const Plan plan = make_plan(queue, layout, kernel, n, sizeof(Value) + sizeof(std::uint32_t));
   Buffer<Value> values = queue.context().alloc<Value>(plan.partials());
   Buffer<std::uint32_t> indices = queue.context().alloc<std::uint32_t>(plan.partials());
+  const algo::Staged<T> sx(queue, x, algo::Use::read);
   queue.launch(kernel, Range{plan.groups * plan.work_group}, Range{plan.work_group},
                static_cast<unsigned>(n), plan.chunk, plan.contiguous, unsigned{is_max},
-               unsigned{absolute}, x, values, indices, Local<Value>(plan.work_group * plan.width),
+               unsigned{absolute}, sx.get(), values, indices,
+               Local<Value>(plan.work_group * plan.width),
                Local<std::uint32_t>(plan.work_group * plan.width));
   const std::vector<Value> group_values = queue.read(values);
   const std::vector<std::uint32_t> group_indices = queue.read(indices);
