@@ -33,13 +33,14 @@ def seconds(f: dict) -> float:
     return (f["bytes"] if f["unit"] == "GB/s" else f["flops"]) / (f["median"] * 1e9)
 
 
+# A roof is the best repetition of its figures; the points are medians.
 def memory_roof(device: dict) -> float | None:
-    found = [f["median"] * 1e9 for f in device["figures"] if f.get("roof") == "memory"]
+    found = [f["max"] * 1e9 for f in device["figures"] if f.get("roof") == "memory"]
     return max(found) if found else None
 
 
 def float_peak(device: dict) -> float | None:
-    found = [f["median"] * 1e9 for f in device["figures"] if f.get("roof") == "compute:float"]
+    found = [f["max"] * 1e9 for f in device["figures"] if f.get("roof") == "compute:float"]
     return max(found) if found else None
 
 
@@ -104,6 +105,8 @@ def check_bandwidth(folder: Path, k: int, device: dict) -> None:
     for name, points in curves.items():
         prefix = f"bandwidth-{slug(name)}"
         x_of, y_of = chart.log_scale(prefix, "x"), chart.log_scale(prefix, "y")
+        line = [x for x, _ in chart.path_points(f"{prefix}-{k}")]
+        assert line == sorted(line), f"{name}: the line does not go by size"
         drawn = sorted((x_of(x), y_of(y)) for x, y in chart.markers(f"{prefix}-{k}"))
         wanted = sorted((f["size"], f["median"]) for f in points)
         assert len(drawn) == len(wanted), (name, drawn, wanted)

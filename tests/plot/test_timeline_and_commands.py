@@ -62,12 +62,13 @@ def python_without(tmp_path: Path, what: str) -> str:
     cannot be imported ahead of the real one)."""
     script = tmp_path / f"python-without-{what}"
     if what == "xgpu":
-        script.write_text("#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n")
+        script.write_text("#!/bin/sh\nexec /usr/bin/python3 -I -S \"$@\"\n")
     else:
         broken = tmp_path / "broken" / "matplotlib"
         broken.mkdir(parents=True)
         (broken / "__init__.py").write_text("raise ImportError('no matplotlib here')\n")
-        script.write_text(f"#!/bin/sh\nPYTHONPATH={broken.parent} exec {sys.executable} \"$@\"\n")
+        script.write_text(f"#!/bin/sh\nPYTHONPATH={broken.parent}${{PYTHONPATH:+:$PYTHONPATH}} "
+                          f"exec {sys.executable} \"$@\"\n")
     script.chmod(0o755)
     return str(script)
 

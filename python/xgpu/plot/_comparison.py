@@ -77,5 +77,5 @@ def draw(series: list[Series], folder: Path) -> tuple[list[Path], list[str]]:
         Patch(label="no target", **_NO_TARGET),
         Line2D([], [], color="black", linewidth=2.2, marker=4, markersize=5,
                label="target; the arrow points to the side that meets it")],
-        fontsize=7, loc="upper right", bbox_to_anchor=(1.0, 1.0))
+        fontsize=7, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncols=4, frameon=False)
     return _style.save(figure, folder, "comparison"), missing

@@ -203,6 +203,10 @@ def read_report(file: str | Path) -> list[Series]:
             run=run, name=name, platform=str(device.get("platform", "")),
             driver=str(device.get("driver_version", "")), figures=parsed, label=name,
             suites={f.suite for f in parsed}))
+    names = [s.name for s in series]
+    for d, s in enumerate(series):
+        if names.count(s.name) > 1:  # two devices of one kind: told apart by their place
+            s.label = f"{s.name} #{d}"
     return series
 
 
@@ -211,19 +215,21 @@ def read_reports(files: list[str | Path]) -> list[Series]:
     series = [s for file in files for s in read_report(file)]
     if len(files) > 1:
         for s in series:
-            s.label = f"{s.name} ({Path(s.run.path).name})"
+            s.label = f"{s.label} ({Path(s.run.path).name})"
     return series
 
 
 def roofs(series: Series) -> Roofs:
-    """The best measured memory bandwidth and arithmetic peaks of a series."""
+    """The roofs of a series: the best repetition (max) of its roof figures, each kind's
+    highest; a roof is the most the device was seen to do, where the points are medians."""
     found = Roofs()
     for f in series.figures:
-        if f.roof == "memory" and f.unit == "GB/s" and f.median > 0:
-            found.memory = max(found.memory or 0.0, f.median * 1e9)
-        elif f.roof.startswith("compute:") and f.unit == "GFLOP/s" and f.median > 0:
+        best = f.maximum or f.median
+        if f.roof == "memory" and f.unit == "GB/s" and best > 0:
+            found.memory = max(found.memory or 0.0, best * 1e9)
+        elif f.roof.startswith("compute:") and f.unit == "GFLOP/s" and best > 0:
             precision = f.roof.split(":", 1)[1]
-            found.compute[precision] = max(found.compute.get(precision, 0.0), f.median * 1e9)
+            found.compute[precision] = max(found.compute.get(precision, 0.0), best * 1e9)
     return found
 
 

@@ -1,13 +1,14 @@
 """The roofline: arithmetic intensity (FLOP/byte) against FLOP/s on log-log axes, each device's
-measured memory roof (its best bandwidth times the intensity) and compute roof (its float peak;
-double and half peaks dotted), and each library operation of the run as a labelled point with
-its fraction of the roof at its intensity. SVG ids: roofline-point-{series}-{op},
+measured memory roof (its best triad bandwidth times the intensity) and compute roof (its best
+float peak; double and half peaks dotted), and each library operation of the run (its median)
+as a labelled point with its fraction of the roof at its intensity. SVG ids: roofline-point-{series}-{op},
 roofline-label-{series}-{op}, roofline-roof-{series}, roofline-peak-{series}-{precision}, and
 the decade ticks roofline-xtick-e{N} and roofline-ytick-e{N}."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from matplotlib.axes import Axes
 from matplotlib.transforms import Bbox
@@ -16,8 +17,8 @@ from . import _report, _style
 from ._report import Point, Roofs, Series
 
 # Where a point's label may go, in points from the point, tried in turn until one is free.
-_LABEL_PLACES = ((7, 3, "left"), (7, -13, "left"), (-7, 3, "right"), (-7, -13, "right"),
-                 (7, 15, "left"), (7, -25, "left"), (-7, 15, "right"), (-7, -25, "right"))
+_LABEL_PLACES = tuple((dx, dy, "left" if dx > 0 else "right")
+                      for dy in (3, -13, 15, -25, 27, -37, 39, -49) for dx in (7, -7))
 
 
 def _gflops(value: float) -> str:
@@ -38,7 +39,7 @@ def _limits(found: list[tuple[Roofs, list[Point]]]) -> tuple[float, float, float
             ys += [roofs.memory * x for x in xs]
     xs = xs or [0.01, 100.0]
     ys = ys or [1e9, 1e12]
-    return min(xs) / 2, max(xs) * 2, min(ys) / 2, max(ys) * 2
+    return min(xs) / 2, max(xs) * 2, min(ys) / 2, max(ys) * 1.5
 
 
 def _roof_lines(ax: Axes, k: int, series: Series, roofs: Roofs) -> None:
@@ -50,7 +51,8 @@ def _roof_lines(ax: Axes, k: int, series: Series, roofs: Roofs) -> None:
         parts.append(f"{roofs.memory / 1e9:.3g} GB/s")
     if peak:
         parts.append(f"{_gflops(peak)} GFLOP/s float")
-    label = f"{series.label}: roofs " + ", ".join(parts) if parts else series.label
+    label = f"{series.label}: roofs (best repetitions) " + ", ".join(parts) if parts else \
+        series.label
     if roofs.memory and peak:
         ridge = peak / roofs.memory
         xs, ys = [x_lo, ridge, x_hi], [roofs.memory * x_lo, peak, peak]
@@ -70,9 +72,9 @@ def _roof_lines(ax: Axes, k: int, series: Series, roofs: Roofs) -> None:
         start = value / roofs.memory if roofs.memory else x_lo
         ax.plot([max(start, x_lo), x_hi], [value, value], color=style["color"], linestyle=":",
                 linewidth=1.0, gid=f"roofline-peak-{k}-{_style.slug(precision)}")
-        ax.annotate(f"{precision} peak {_gflops(value)} GFLOP/s", (x_hi, value),
-                    xytext=(-4, 3), textcoords="offset points", ha="right", fontsize=7,
-                    color=style["color"])
+        ax.annotate(f"{series.label}: {precision} peak {_gflops(value)} GFLOP/s",
+                    (max(start, x_lo), value), xytext=(4, -10 - 10 * k),
+                    textcoords="offset points", ha="left", fontsize=7, color=style["color"])
 
 
 def _place_labels(ax: Axes, labelled: list[tuple[Point, str, str, dict]]) -> None:
@@ -81,29 +83,35 @@ def _place_labels(ax: Axes, labelled: list[tuple[Point, str, str, dict]]) -> Non
     figure = ax.figure
     figure.draw_without_rendering()  # lays the axes out, so that extents are final
     renderer = figure.canvas.get_renderer()
-    # The markers first: a label covers no point either.
+    # The markers and the lines first: a label covers no point and no roof either.
     taken = []
     for point, _, _, _ in labelled:
         x, y = ax.transData.transform((point.intensity, point.flops_per_s))
         taken.append(Bbox.from_extents(x - 6, y - 6, x + 6, y + 6))
+    for line in ax.get_lines():
+        corners = line.get_transform().transform(line.get_xydata())
+        for (x0, y0), (x1, y1) in zip(corners[:-1], corners[1:]):
+            steps = max(1, int(max(abs(x1 - x0), abs(y1 - y0)) / 6))
+            for i in range(steps + 1):
+                x, y = x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps
+                taken.append(Bbox.from_extents(x - 2, y - 2, x + 2, y + 2))
     for point, text, gid, style in labelled:
-        chosen = None
-        for dx, dy, align in _LABEL_PLACES:
-            label = ax.annotate(text, (point.intensity, point.flops_per_s), xytext=(dx, dy),
-                                textcoords="offset points", ha=align, fontsize=7.5,
-                                color=style["color"], gid=gid)
+        def put(place: tuple[int, int, str]) -> Any:
+            dx, dy, align = place
+            return ax.annotate(text, (point.intensity, point.flops_per_s), xytext=(dx, dy),
+                               textcoords="offset points", ha=align, fontsize=7.5,
+                               color=style["color"], gid=gid)
+        clashes = []
+        for place in _LABEL_PLACES:
+            label = put(place)
             box = label.get_window_extent(renderer).expanded(1.05, 1.1)
-            if not any(box.overlaps(other) for other in taken):
-                chosen = box
-                break
             label.remove()
-        if chosen is None:  # crowded: the first place, overlapping
-            dx, dy, align = _LABEL_PLACES[0]
-            label = ax.annotate(text, (point.intensity, point.flops_per_s), xytext=(dx, dy),
-                                textcoords="offset points", ha=align, fontsize=7.5,
-                                color=style["color"], gid=gid)
-            chosen = label.get_window_extent(renderer)
-        taken.append(chosen)
+            clashes.append((sum(box.overlaps(other) for other in taken), place, box))
+            if clashes[-1][0] == 0:
+                break
+        _, place, box = min(clashes, key=lambda c: c[0])  # crowded: the least overlap
+        put(place)
+        taken.append(box)
 
 
 def draw(series: list[Series], folder: Path) -> tuple[list[Path], list[str]]:
