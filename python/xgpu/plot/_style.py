@@ -12,6 +12,7 @@ from typing import Any, Iterable
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as MplFigure
+from matplotlib.ticker import FuncFormatter
 
 from ._report import Series
 
@@ -25,6 +26,8 @@ RC = {"svg.fonttype": "none", "svg.hashsalt": "xgpu", "font.size": 9, "axes.titl
       "axes.grid": True, "grid.color": "0.85", "grid.linewidth": 0.6}
 
 DPI = 150
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def series_style(k: int) -> dict[str, Any]:
@@ -96,6 +99,11 @@ def log_axis(ax: Axes, axis: str, low: float, high: float, prefix: str) -> None:
         major = ax.yaxis.get_major_ticks(len(ticks))
     for tick, e in zip(major, range(a, b + 1)):
         tick.set_gid(f"{prefix}-{axis}tick-e{'m' if e < 0 else ''}{abs(e)}")
+    # 10² in plain text: matplotlib's default typesets each label as mathtext, the slowest part
+    # of drawing a picture.
+    formatter = FuncFormatter(lambda value, _: "10" + str(round(math.log10(value))).translate(
+        _SUPERSCRIPT))
+    (ax.xaxis if axis == "x" else ax.yaxis).set_major_formatter(formatter)
 
 
 def linear_axis(ax: Axes, low: float, high: float, prefix: str) -> None:
