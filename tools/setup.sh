@@ -21,6 +21,8 @@ readonly kTestPackages=(clang libclang-rt-14-dev)
 # From PyPI into .venv: what builds the package, what it needs, and (for `test`) what tests it.
 readonly kPythonBuild=("scikit-build-core>=0.10" "nanobind>=2.2" "numpy>=2.0")
 readonly kPythonTest=("pytest>=7" "hypothesis>=6" "pyopencl>=2023.1" "mako")
+# The package's plotter (python -m xgpu.plot, xgpu bench --plot; the optional dependency "plot").
+readonly kPythonPlot=("matplotlib>=3.6")
 # Debian's own Python (python3-venv and python3-dev are for it), whatever else is on PATH.
 readonly kPython=/usr/bin/python3
 
@@ -82,7 +84,7 @@ fi
 # network only for what is missing.
 make_venv() {
   [[ -x .venv/bin/python ]] || "${kPython}" -m venv .venv
-  local wanted=("${kPythonBuild[@]}")
+  local wanted=("${kPythonBuild[@]}" "${kPythonPlot[@]}")
   if [[ "${mode}" == test ]]; then wanted+=("${kPythonTest[@]}"); fi
   step "Python packages in .venv: ${wanted[*]}"
   .venv/bin/python -m pip install --quiet --disable-pip-version-check "${wanted[@]}"
@@ -108,6 +110,7 @@ CMAKE_GENERATOR="$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' build/CMakeCache.txt
   --config-settings=cmake.build-type=RelWithDebInfo .
 echo "Check it with: .venv/bin/python -c 'import xgpu; print(xgpu.devices())'"
 .venv/bin/python -c 'import xgpu; print(xgpu.devices())'
+echo "Pictures of a benchmark run: build/bin/xgpu bench --quick --plot plots/ (docs/plots.md)"
 
 if [[ "${mode}" == test ]]; then
   step "Test suite (ctest in build/)"
@@ -123,6 +126,8 @@ if [[ "${mode}" == test ]]; then
       .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
   }
   python_tests tests/python
+  step "Plotter tests (pytest tests/plot: recorded bench reports, xgpu bench --plot, the timeline)"
+  python_tests tests/plot
   # The operations and kernels again as on an H100 (its limits, the GPU code paths), on PoCL.
   step "Python tests under a GPU profile (nvidia-h100, run on PoCL)"
   XGPU_PROFILE=nvidia-h100 python_tests --on profile tests/python/test_ops.py \

@@ -36,6 +36,14 @@ struct Figure {
   std::string target;  ///< e.g. "<= 1.5", "" for none
   bool met = true;     ///< whether the target is met
   std::string note;
+  // What the plots draw (python -m xgpu.plot; docs/BENCHMARKS.md, "The JSON report"): each is
+  // written only when set.
+  double flops = 0;   ///< arithmetic operations of one call
+  double bytes = 0;   ///< bytes one call counts as moved (what a GB/s figure divides)
+  std::string op;     ///< the library operation this figure places on the roofline
+  std::string roof;   ///< "memory" or "compute:<precision>": a roof of the roofline
+  std::string curve;  ///< the bandwidth curve this is a point of, at `size` bytes
+  double size = 0;
 };
 
 struct BenchOptions {
