@@ -129,6 +129,32 @@ TEST_CASE("Feeder: every batch once and in order, intact on the device", "[feede
   }
 }
 
+// next() returns once a batch's upload is enqueued, not done: the compute queue must wait for
+// it. Here the compute queue reads each batch's last word at once, while the 4 MiB upload
+// that writes it may still run: without that wait it reads an older batch's word.
+TEST_CASE("Feeder: the compute queue waits for each upload", "[feeder]") {
+  xgpu_test::for_each_pocl_device([](const xgpu::Device& device) {
+    xgpu::Context context(device);
+    xgpu::Queue queue = context.queue();
+    FeederOptions o;
+    o.samples = 12;
+    o.batch_bytes = std::size_t{4} << 20;
+    o.workers = 2;
+    const std::size_t words = o.batch_bytes / sizeof(std::uint32_t);
+    Feeder feeder(queue, o, [&](const FeederRequest& r) {
+      auto* out = static_cast<std::uint32_t*>(r.data);
+      std::fill(out, out + words, static_cast<std::uint32_t>(r.index + 1));
+      return r.capacity;
+    });
+    auto last_words = context.alloc<std::uint32_t>(o.samples);
+    while (std::optional<FeederBatch> batch = feeder.next())
+      queue.copy(batch->as<std::uint32_t>(), last_words, 1, words - 1, batch->index);
+    std::vector<std::uint32_t> expected(o.samples);
+    std::iota(expected.begin(), expected.end(), 1u);
+    CHECK(queue.read(last_words) == expected);
+  });
+}
+
 TEST_CASE("Feeder: a shuffled order is fixed by the seed, new each epoch; drop_last", "[feeder]") {
   xgpu::Context context(xgpu::devices().at(0));
   xgpu::Queue queue = context.queue();
