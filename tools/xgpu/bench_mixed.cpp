@@ -74,11 +74,11 @@ void casts(Context& context, Queue& queue, std::size_t n, int reps, std::vector<
                                               queue.finish();
                                             })));
   }
-  // The last casts were bfloat16 -> float of float -> bfloat16: each within bfloat16's
-  // rounding (2^-9 relative) of its source; the triad gave 7.
+  // The last casts were bfloat16 -> float of float -> bfloat16: each within half a unit of
+  // bfloat16's 8 significant bits (2^-8 relative) of its source; the triad gave 7.
   const std::vector<float> got = queue.read(back);
   for (std::size_t i : {std::size_t{0}, n / 2, n - 1}) {
-    if (!(std::fabs(got[i] - host[i]) <= std::ldexp(std::fabs(host[i]), -9)))
+    if (!(std::fabs(got[i] - host[i]) <= std::ldexp(std::fabs(host[i]), -8)))
       wrong("cast round trip through bfloat16 gave " + std::to_string(got[i]) + " for " +
             std::to_string(host[i]));
   }

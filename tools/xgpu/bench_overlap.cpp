@@ -111,12 +111,12 @@ void bench_overlap(const Device& device, const BenchOptions& options,
   Context context(device);
   // 16 MiB batches (quick: 2 MiB): the upload dwarfs the cost of enqueuing it.
   OverlapRig s{context,
-          context.queue({true}),
-          context.build(Source{"bench_overlap.cl", kSpin}).kernel("spin"),
-          context.alloc<std::uint32_t>(kItems),
-          std::size_t{options.quick ? 2u : 16u} << 20,
-          options.quick ? std::size_t{10} : std::size_t{24},
-          3};
+               context.queue({true}),
+               context.build(Source{"bench_overlap.cl", kSpin}).kernel("spin"),
+               context.alloc<std::uint32_t>(kItems),
+               std::size_t{options.quick ? 2u : 16u} << 20,
+               options.quick ? std::size_t{10} : std::size_t{24},
+               3};
   HostBuffer<std::uint32_t> staging =
       context.alloc_host<std::uint32_t>(s.batch_bytes / sizeof(std::uint32_t));
   std::fill(staging.begin(), staging.end(), 0u);
@@ -143,7 +143,17 @@ void bench_overlap(const Device& device, const BenchOptions& options,
   }
   bench::settle(s.compute);
 
-  Samples uploads, computes, floors, serial, fed;
+  // The loops' own cost: the same loops with 4 KiB batches and a kernel of one round, C and
+  // U near 0. What remains per batch is the hand-offs between threads and queues (a wake-up
+  // of the worker, the uploader, the driver's threads), a floor that max(C, U) must exceed for
+  // the overlap to show.
+  OverlapRig tiny = s;
+  tiny.batch_bytes = 4096;
+  tiny.rounds = 1;
+  HostBuffer<std::uint32_t> tiny_staging = context.alloc_host<std::uint32_t>(1024);
+  Buffer<std::uint32_t> tiny_batch = context.alloc<std::uint32_t>(1024);
+
+  Samples uploads, computes, floors, serial, fed, serial_alone, fed_alone;
   for (int r = 0; r < reps; ++r) {
     u = upload_alone();
     const double c = compute_alone(s, batch);
@@ -152,6 +162,8 @@ void bench_overlap(const Device& device, const BenchOptions& options,
     floors.values.push_back(std::max(c, u));
     serial.values.push_back(serial_period(s, staging, batch));
     fed.values.push_back(feeder_period(s));
+    serial_alone.values.push_back(serial_period(tiny, tiny_staging, tiny_batch));
+    fed_alone.values.push_back(feeder_period(tiny));
   }
   const std::string what = format_bytes(s.batch_bytes) + " batches";
   figures.push_back(
@@ -171,6 +183,12 @@ void bench_overlap(const Device& device, const BenchOptions& options,
                        (staging.pinned() ? ", pinned" : ", not pinned") +
                        "; target <= 1.1 x max(C, U)";
   figures.push_back(feeder_figure);
+  figures.push_back(bench::make_figure(
+      "memory", "overlap: serial loop, per batch, C and U near 0 (its hand-offs)", "ms",
+      serial_alone));
+  figures.push_back(bench::make_figure(
+      "memory", "overlap: xgpu::Feeder loop, per batch, C and U near 0 (its hand-offs)", "ms",
+      fed_alone));
 }
 
 }  // namespace xgpu::cli
