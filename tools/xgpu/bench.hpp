@@ -12,8 +12,10 @@
 #include "command.hpp"
 
 namespace xgpu {
+class Context;
 class DeviceGroup;
-}
+class Queue;
+}  // namespace xgpu
 
 namespace xgpu::cli {
 
@@ -69,6 +71,10 @@ void bench_allocator(const Device& device, const BenchOptions& options,
 void bench_overlap(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 void bench_compute(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 void bench_library(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
+/// The mixed-precision figures of the library suite (bench_mixed.cpp): casts against the
+/// triad, half-input GEMM against float GEMM on the same engine.
+void bench_mixed_precision(Context& context, Queue& queue, const BenchOptions& options, int reps,
+                           std::vector<Figure>& figures);
 /// The `multi` suite measures a group of devices together (bench_multi.cpp).
 void bench_multi(DeviceGroup& group, const BenchOptions& options, std::vector<Figure>& figures);
 /// Its device-to-device copy from device 0 to device 1 (bench_device_copy.cpp); nothing for a

@@ -1,8 +1,9 @@
 // The `library` suite of `xgpu bench`: the algorithms library against its peers in the same
 // process, on the same device and data: Boost.Compute (reduce, inclusive_scan, sort),
 // std::sort, CLBlast and a host BLAS (SGEMM), a host loop (sum), a device copy (transpose)
-// and a device triad kernel (axpy, softmax). Every result, ours and the peers', is checked,
-// so a fast wrong answer cannot pass as a figure.
+// and a device triad kernel (axpy, softmax); then the mixed-precision figures (bench_mixed.cpp:
+// casts, half-input GEMM). Every result, ours and the peers', is checked, so a fast wrong
+// answer cannot pass as a figure.
 #include <algorithm>
 #include <boost/compute/algorithm/inclusive_scan.hpp>
 #include <boost/compute/algorithm/reduce.hpp>
@@ -585,6 +586,7 @@ void bench_library(const Device& device, const BenchOptions& options,
   sgemm(context, queue, options.quick ? 128 : 1024, reps, figures);
   transpose(context, queue, options.quick ? 512 : 4096, reps, figures);
   streaming(context, queue, elements, options.quick, reps, figures);
+  bench_mixed_precision(context, queue, options, reps, figures);
   // Boost.Compute's process-wide program cache would otherwise outlive the drivers at exit.
   bc::program_cache::get_global_cache(boost_compute::context(context))->clear();
 }

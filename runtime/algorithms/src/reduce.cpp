@@ -20,7 +20,7 @@ using algo::Element;
 using algo::round_up;
 
 /// How kernels see elements of T: Value is what arithmetic and comparisons use (float for
-/// half), Sum what sums accumulate in (uint for int32, so that they wrap instead of
+/// half and bfloat16), Sum what sums accumulate in (uint for int32, so that they wrap instead of
 /// overflowing, which is undefined for signed integers in OpenCL C).
 template <class T>
 struct Types {
@@ -29,6 +29,11 @@ struct Types {
 };
 template <>
 struct Types<half> {
+  using Value = float;
+  using Sum = float;
+};
+template <>
+struct Types<bfloat16> {
   using Value = float;
   using Sum = float;
 };
@@ -276,9 +281,11 @@ XGPU_REDUCE_INSTANTIATE(double)
 XGPU_REDUCE_INSTANTIATE(std::int32_t)
 XGPU_REDUCE_INSTANTIATE(std::uint32_t)
 XGPU_REDUCE_INSTANTIATE(half)
+XGPU_REDUCE_INSTANTIATE(bfloat16)
 #undef XGPU_REDUCE_INSTANTIATE
 template float reduce_norm2<float>(Queue&, const Buffer<float>&);
 template double reduce_norm2<double>(Queue&, const Buffer<double>&);
 template float reduce_norm2<half>(Queue&, const Buffer<half>&);
+template float reduce_norm2<bfloat16>(Queue&, const Buffer<bfloat16>&);
 
 }  // namespace xgpu::detail

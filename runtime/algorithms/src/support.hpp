@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <xgpu/bfloat16.hpp>
 #include <xgpu/common/settings.hpp>
 #include <xgpu/error.hpp>
 #include <xgpu/extension.hpp>
@@ -43,6 +44,12 @@ template <>
 struct Element<half> {
   static constexpr const char* name = "half";
   static constexpr const char* options = "-DXGPU_T=half -DXGPU_T_HALF";
+};
+// OpenCL C has no bfloat16: kernels hold its bits as ushort (kernels/xgpu_bfloat16.cl).
+template <>
+struct Element<bfloat16> {
+  static constexpr const char* name = "bfloat16";
+  static constexpr const char* options = "-DXGPU_T=ushort -DXGPU_T_BFLOAT16";
 };
 
 /// A kernel of an embedded kernels/ file, built for the queue's device with `options` (and

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <type_traits>
 #include <vector>
+#include <xgpu/bfloat16.hpp>
 #include <xgpu/buffer.hpp>
 #include <xgpu/half.hpp>
 
@@ -78,6 +79,11 @@ struct ClName<double> {
 template <>
 struct ClName<half> {
   static constexpr const char* value = "half";
+};
+// OpenCL C has no bfloat16: kernels take its bits as ushort (kernels/xgpu_bfloat16.cl).
+template <>
+struct ClName<bfloat16> {
+  static constexpr const char* value = "ushort";
 };
 
 template <class T>
