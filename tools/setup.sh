@@ -114,7 +114,12 @@ echo "Pictures of a benchmark run: build/bin/xgpu bench --quick --plot plots/ (d
 
 if [[ "${mode}" == test ]]; then
   step "Test suite (ctest in build/)"
-  ctest --test-dir build --no-tests=error --output-on-failure -j"${jobs}"
+  status=0
+  ctest --test-dir build --no-tests=error --output-on-failure -j"${jobs}" \
+    --output-junit "${PWD}/build/test-results.xml" || status=$?
+  # The run's per-entry timings, the artifact docs/testing.md reads: build/test-timings.txt.
+  "${kPython}" tests/timings.py build || true
+  if ((status != 0)); then exit "${status}"; fi
   # Kept as the run's artifact; timings are never asserted (shared, noisy machines).
   echo "Quick benchmark figures of this run: build/bench-quick.json" \
     "(compare a later run with: build/bin/xgpu bench --quick --compare build/bench-quick.json)"

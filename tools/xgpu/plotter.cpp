@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <xgpu/common/settings.hpp>
 
 #include "exit_codes.hpp"
 
@@ -24,8 +25,8 @@ constexpr int kCannotStart = 127;
 
 // The Pythons to try, in order. The one reader of XGPU_PYTHON.
 std::vector<std::string> candidate_pythons() {
-  const char* chosen = std::getenv("XGPU_PYTHON");
-  if (chosen && *chosen) return {chosen};
+  const std::string chosen = common::setting_text(common::Setting::python);
+  if (!chosen.empty()) return {chosen};
   return {XGPU_SOURCE_VENV_PYTHON, "python3"};
 }
 

@@ -24,7 +24,7 @@ constexpr const char* cast_name() {
 /// register or two), 4 elsewhere (16-byte loads of floats, which a warp's items coalesce).
 /// The element-wise operations' layout rule and override decide.
 std::size_t vector_width(const Queue& queue) {
-  return algo::layout_for(queue.device().info(), "XGPU_ELEMENTWISE_SHAPE", kCall) ==
+  return algo::layout_for(queue.device().info(), common::Setting::elementwise_shape, kCall) ==
                  algo::Layout::cpu
              ? 16
              : 4;

@@ -387,27 +387,29 @@ Event product(Queue& queue, const Problem& p, GemmEngine engine, scalar_t<T> alp
       break;
   }
   return kernel_gemm<T>(queue, p, alpha, a, b, beta, c);
-  /// The mixed-precision form on the vendor or host BLAS: A and B converted to float on the
-  /// device (only their matrices' elements), then that engine's float GEMM. The temporaries may
-  /// go before the commands using them complete: the allocator keeps their memory until then.
-  template <class In>
-  Event converted_gemm(Queue & queue, const Problem& p, float alpha, const Buffer<In>& a,
-                       const Buffer<In>& b, float beta, const Buffer<float>& c, GemmEngine engine) {
-    const std::size_t a_count = p.m * p.k, b_count = p.k * p.n;
-    Buffer<float> fa = queue.context().alloc<float>(a_count);
-    launch_cast(queue, a, fa, a_count);
-    // A * A^T passes one buffer twice: convert it once, as much of it as either matrix needs.
-    Buffer<float> fb = fa;
-    if (!ext::same_buffer(a, b) || b_count > a_count) {
-      fb = queue.context().alloc<float>(b_count);
-      launch_cast(queue, b, fb, b_count);
-    }
-    if (engine == GemmEngine::host_blas) {
-      host_blas_gemm<float>(queue, p.m, p.n, p.k, alpha, fa, fb, beta, c, p.ta, p.tb);
-      return Event();
-    }
-    return vendor_gemm<float>(queue, p, alpha, fa, fb, beta, c);
+}
+
+/// The mixed-precision form on the vendor or host BLAS: A and B converted to float on the
+/// device (only their matrices' elements), then that engine's float GEMM. The temporaries may
+/// go before the commands using them complete: the allocator keeps their memory until then.
+template <class In>
+Event converted_gemm(Queue& queue, const Problem& p, float alpha, const Buffer<In>& a,
+                     const Buffer<In>& b, float beta, const Buffer<float>& c, GemmEngine engine) {
+  const std::size_t a_count = p.m * p.k, b_count = p.k * p.n;
+  Buffer<float> fa = queue.context().alloc<float>(a_count);
+  launch_cast(queue, a, fa, a_count);
+  // A * A^T passes one buffer twice: convert it once, as much of it as either matrix needs.
+  Buffer<float> fb = fa;
+  if (!ext::same_buffer(a, b) || b_count > a_count) {
+    fb = queue.context().alloc<float>(b_count);
+    launch_cast(queue, b, fb, b_count);
   }
+  if (engine == GemmEngine::host_blas) {
+    host_blas_gemm<float>(queue, p.m, p.n, p.k, alpha, fa, fb, beta, c, p.ta, p.tb);
+    return Event();
+  }
+  return vendor_gemm<float>(queue, p, alpha, fa, fb, beta, c);
+}
 
 }  // namespace
 

@@ -42,7 +42,8 @@ void launch_unscale(Queue& queue, float inv_scale, const Buffer<T>& grad,
   algo::require_uint_size(grad.size(), call);
   if (grad.empty()) return;
   const std::size_t per_item =
-      algo::layout_for(queue.device().info(), "XGPU_ELEMENTWISE_SHAPE", call) == algo::Layout::cpu
+      algo::layout_for(queue.device().info(), common::Setting::elementwise_shape, call) ==
+              algo::Layout::cpu
           ? 16
           : 1;
   const Kernel kernel = algo::library_kernel(
