@@ -1,5 +1,6 @@
-// xgpu::add_profile: the environment the profile module reads, set from a program. The core
-// knows nothing else of profiles: the module reads these variables at its init().
+// xgpu::add_profile: the environment the profile module reads, set from a program; and where
+// the shipped profiles are, the profile module's own search (backends/common). The core knows
+// nothing else of profiles: the module reads these variables at its init().
 #include "xgpu/profile.hpp"
 
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <mutex>
 
 #include "registry.hpp"
+#include "xgpu/common/shipped_profiles.hpp"
 #include "xgpu/error.hpp"
 
 namespace xgpu {
@@ -48,5 +50,13 @@ void add_profile(const std::string& profile, const std::string& backing_selector
   const std::string joined = (list && *list) ? std::string(list) + ":" + profile : profile;
   setenv("XGPU_PROFILE", joined.c_str(), 1);
 }
+
+std::vector<std::string> shipped_profile_dirs() { return common::shipped_profile_dirs(); }
+
+std::optional<std::string> find_shipped_profile(const std::string& name) {
+  return common::find_shipped_profile(name);
+}
+
+std::vector<std::string> shipped_profile_names() { return common::shipped_profile_names(); }
 
 }  // namespace xgpu

@@ -7,22 +7,6 @@
 #include "xgpu/common/drivers/version.hpp"
 
 namespace xgpu::drivers {
-namespace {
-
-// The fact's checks, split at the spaces.
-std::vector<std::string_view> checks_of(const DriverFact& fact) {
-  std::vector<std::string_view> checks;
-  const std::string_view list = fact.checks;
-  for (std::size_t at = 0; at < list.size();) {
-    std::size_t end = list.find(' ', at);
-    if (end == std::string_view::npos) end = list.size();
-    if (end > at) checks.push_back(list.substr(at, end - at));
-    at = end + 1;
-  }
-  return checks;
-}
-
-}  // namespace
 
 const char* workaround_name(Workaround workaround) {
   switch (workaround) {
@@ -44,18 +28,18 @@ const char* workaround_name(Workaround workaround) {
 const std::vector<DriverFact>& known_driver_facts() {
   static const std::vector<DriverFact> facts = {
 #define XGPU_WORKAROUND(implementation, first, last, id, why) \
-  {implementation, first, last, Affects::workaround, Workaround::id, "", "", why},
+  {implementation, first, last, Affects::workaround, Workaround::id, "", "", "", why},
 #define XGPU_WRONG_RESULT(implementation, first, last, checks, failure, why) \
-  {implementation, first, last, Affects::wrong_result, Workaround::none, checks, failure, why},
+  {implementation, first, last, Affects::wrong_result, Workaround::none, checks, failure, "", why},
 #define XGPU_MISSING_FEATURE(implementation, first, last, checks, why) \
-  {implementation, first, last, Affects::missing_feature, Workaround::none, checks, "", why},
-#define XGPU_CRASHES_ON(implementation, first, last, checks, why) \
-  {implementation, first, last, Affects::crash, Workaround::none, checks, "", why},
+  {implementation, first, last, Affects::missing_feature, Workaround::none, checks, "", "", why},
+#define XGPU_AVOIDED(implementation, first, last, checks, input, why) \
+  {implementation, first, last, Affects::avoided, Workaround::none, checks, "", input, why},
 #include "xgpu/common/drivers/known_drivers.def"
 #undef XGPU_WORKAROUND
 #undef XGPU_WRONG_RESULT
 #undef XGPU_MISSING_FEATURE
-#undef XGPU_CRASHES_ON
+#undef XGPU_AVOIDED
   };
   return facts;
 }
@@ -72,8 +56,20 @@ bool applies(const DriverFact& fact, std::string_view implementation,
   return open_last || version <= parse_version(fact.last_version);
 }
 
+std::vector<std::string> checks_of(const DriverFact& fact) {
+  std::vector<std::string> checks;
+  const std::string_view list = fact.checks;
+  for (std::size_t at = 0; at < list.size();) {
+    std::size_t end = list.find(' ', at);
+    if (end == std::string_view::npos) end = list.size();
+    if (end > at) checks.emplace_back(list.substr(at, end - at));
+    at = end + 1;
+  }
+  return checks;
+}
+
 bool concerns(const DriverFact& fact, std::string_view check) {
-  const std::vector<std::string_view> checks = checks_of(fact);
+  const std::vector<std::string> checks = checks_of(fact);
   return std::find(checks.begin(), checks.end(), check) != checks.end();
 }
 
@@ -92,7 +88,7 @@ std::vector<std::string> allowed_skips(std::string_view implementation,
   std::set<std::string> checks;
   for (Affects affects : {Affects::wrong_result, Affects::missing_feature}) {
     for (const DriverFact* fact : facts_for(implementation, driver_version, affects))
-      for (std::string_view check : checks_of(*fact)) checks.emplace(check);
+      for (const std::string& check : checks_of(*fact)) checks.insert(check);
   }
   return {checks.begin(), checks.end()};
 }

@@ -105,8 +105,10 @@ std::string cl_std_option(const Version& version) {
 }
 
 Version newest_opencl_c(std::string_view language_version, std::string_view device_version) {
-  const Version language = opencl_c_version(language_version);
-  const Version device = opencl_version(device_version);
+  return newest_opencl_c(opencl_c_version(language_version), opencl_version(device_version));
+}
+
+Version newest_opencl_c(const Version& language, const Version& device) {
   return device >= Version{3, 0} && language < device ? device : language;
 }
 

@@ -17,7 +17,7 @@ enum class Affects : std::uint8_t {
   workaround,       ///< the opencl module applies a workaround (XGPU_WORKAROUND)
   wrong_result,     ///< a check seeing it reports a skip naming it (XGPU_WRONG_RESULT)
   missing_feature,  ///< the checks that need it skip (XGPU_MISSING_FEATURE)
-  crash             ///< the checks leave out the inputs that crash the driver (XGPU_CRASHES_ON)
+  avoided           ///< the checks leave out an input that crashes the driver (XGPU_AVOIDED)
 };
 
 /// The workarounds the opencl module implements (backends/opencl/quirk_platforms.hpp asks
@@ -43,6 +43,7 @@ struct DriverFact {
   Workaround workaround;  ///< none unless affects == workaround
   const char* checks;     ///< "suite/name" space-separated; "" for a workaround
   const char* failure;    ///< a regex on a failure's detail (wrong_result); "" any failure
+  const char* input;      ///< the input left out (avoided); "" otherwise
   const char* why;
 };
 
@@ -53,6 +54,9 @@ const std::vector<DriverFact>& known_driver_facts();
 /// text) lies in its range. A version with no number matches only a range open at both ends.
 bool applies(const DriverFact& fact, std::string_view implementation,
              std::string_view driver_version);
+
+/// The fact's checks, each "suite/name".
+std::vector<std::string> checks_of(const DriverFact& fact);
 
 /// True when `check` ("suite/name") is one of the fact's checks.
 bool concerns(const DriverFact& fact, std::string_view check);

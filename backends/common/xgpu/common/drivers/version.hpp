@@ -85,5 +85,7 @@ std::string cl_std_option(const Version& version);
 /// CL_DEVICE_OPENCL_C_ALL_VERSIONS. So: the language version, raised to the device's OpenCL
 /// version from 3.0 on.
 Version newest_opencl_c(std::string_view language_version, std::string_view device_version);
+/// The same rule on versions already read: `language` raised to `device` from 3.0 on.
+Version newest_opencl_c(const Version& language, const Version& device);
 
 }  // namespace xgpu::drivers
