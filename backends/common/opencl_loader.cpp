@@ -10,6 +10,7 @@
 #include <CL/cl.h>
 #pragma GCC visibility pop
 
+#include <atomic>
 #include <tuple>
 #include <type_traits>
 
@@ -43,41 +44,71 @@ struct Missing<Result(CL_API_CALL*)(Args...)> {
   }
 };
 
-struct Loader {
-  DynamicLibrary library;
-  std::string problem;
-#define XGPU_CL_FUNCTION(result, name, parameters, arguments) decltype(&::name) name;
+// Every entry point's address, first its resolver (below), which opens the loader and then
+// calls through the table again. Constant-initialized, so nothing runs before main; read with
+// acquire, so a caller that sees the loader's function also sees the library it belongs to.
+struct Table {
+#define XGPU_CL_FUNCTION(result, name, parameters, arguments) std::atomic<decltype(&::name)> name;
 #include "xgpu/common/opencl_functions.def"
 #undef XGPU_CL_FUNCTION
 };
 
-Loader open_loader() {
-  Loader loader;
-  loader.library = DynamicLibrary::open({"the OpenCL ICD loader", nullptr, {"libOpenCL.so.1"}});
-  if (!loader.library.loaded()) loader.problem = loader.library.attempts();
-#define XGPU_CL_FUNCTION(result, name, parameters, arguments)      \
-  loader.name = loader.library.function<decltype(&::name)>(#name); \
-  if (loader.name == nullptr) loader.name = Missing<decltype(&::name)>::call;
+#define XGPU_CL_FUNCTION(result, name, parameters, arguments) \
+  result CL_API_CALL resolve_##name parameters;
 #include "xgpu/common/opencl_functions.def"
 #undef XGPU_CL_FUNCTION
+
+Table g_table = {
+#define XGPU_CL_FUNCTION(result, name, parameters, arguments) {resolve_##name},
+#include "xgpu/common/opencl_functions.def"
+#undef XGPU_CL_FUNCTION
+};
+
+struct Loader {
+  DynamicLibrary library;
+  std::string problem;
+};
+
+// Opens the ICD loader once and points every entry of the table at its function (or at
+// Missing where it has none, or where it could not be opened).
+const Loader& open_once() {
+  static const Loader loader = [] {
+    Loader opened;
+    opened.library = DynamicLibrary::open({"the OpenCL ICD loader", nullptr, {"libOpenCL.so.1"}});
+    if (!opened.library.loaded()) opened.problem = opened.library.attempts();
+#define XGPU_CL_FUNCTION(result, name, parameters, arguments)                  \
+  {                                                                            \
+    auto function = opened.library.function<decltype(&::name)>(#name);         \
+    g_table.name.store(function ? function : Missing<decltype(&::name)>::call, \
+                       std::memory_order_release);                             \
+  }
+#include "xgpu/common/opencl_functions.def"
+#undef XGPU_CL_FUNCTION
+    return opened;
+  }();
   return loader;
 }
 
-// Opened on first use: a static's initialization is thread-safe and, once done, costs each call
-// one load and a branch.
-const Loader& loader() {
-  static const Loader instance = open_loader();
-  return instance;
-}
+// The first call of each entry point: open the loader (once for all), then call it.
+#define XGPU_CL_FUNCTION(result, name, parameters, arguments)      \
+  result CL_API_CALL resolve_##name parameters {                   \
+    open_once();                                                   \
+    return g_table.name.load(std::memory_order_acquire) arguments; \
+  }
+#include "xgpu/common/opencl_functions.def"
+#undef XGPU_CL_FUNCTION
 
 }  // namespace
 
-const std::string& opencl_loader_problem() { return loader().problem; }
+const std::string& opencl_loader_problem() { return open_once().problem; }
 
 }  // namespace xgpu::common
 
-// The entry points themselves, hidden as declared above.
-#define XGPU_CL_FUNCTION(result, name, parameters, arguments) \
-  extern "C" result CL_API_CALL name parameters { return xgpu::common::loader().name arguments; }
+// The entry points themselves, hidden as declared above: a load of the table and a jump, as
+// the ICD loader itself dispatches every call.
+#define XGPU_CL_FUNCTION(result, name, parameters, arguments)                    \
+  extern "C" result CL_API_CALL name parameters {                                \
+    return xgpu::common::g_table.name.load(std::memory_order_acquire) arguments; \
+  }
 #include "xgpu/common/opencl_functions.def"
 #undef XGPU_CL_FUNCTION

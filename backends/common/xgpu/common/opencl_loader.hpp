@@ -5,8 +5,8 @@
 // the opencl module and the `xgpu` command start without it, and say what is missing instead
 // of dying in the dynamic linker: `xgpu doctor` must run exactly where the loader is absent.
 //
-// The cost of a call is the table's guard (one load and a branch) and an indirect call, the
-// kind of dispatch the ICD loader itself does for every call.
+// A call costs a load from that table and an indirect jump, the kind of dispatch the ICD loader
+// itself does for every call; the first call of each function opens the loader (once for all).
 #pragma once
 
 #include <string>
