@@ -10,6 +10,8 @@
 #include <CL/cl.h>
 #pragma GCC visibility pop
 
+#include <dlfcn.h>
+
 #include <atomic>
 #include <tuple>
 #include <type_traits>
@@ -74,11 +76,18 @@ struct Loader {
 const Loader& open_once() {
   static const Loader loader = [] {
     Loader opened;
-    opened.library = DynamicLibrary::open({"the OpenCL ICD loader", nullptr, {"libOpenCL.so.1"}});
+    // Global, and each function taken from the global scope first, as a linked libOpenCL's
+    // calls resolve: a tool preloaded to intercept OpenCL calls (LD_PRELOAD, such as
+    // tests/cuda/capture_cl_sources.c) sees them, and finds the loader's own behind it.
+    opened.library =
+        DynamicLibrary::open({"the OpenCL ICD loader", nullptr, {"libOpenCL.so.1"}, true});
     if (!opened.library.loaded()) opened.problem = opened.library.attempts();
 #define XGPU_CL_FUNCTION(result, name, parameters, arguments)                  \
   {                                                                            \
-    auto function = opened.library.function<decltype(&::name)>(#name);         \
+    auto function = reinterpret_cast<decltype(&::name)>(                       \
+        opened.library.loaded() ? dlsym(RTLD_DEFAULT, #name) : nullptr);       \
+    if (function == nullptr || function == &::name)                            \
+      function = opened.library.function<decltype(&::name)>(#name);            \
     g_table.name.store(function ? function : Missing<decltype(&::name)>::call, \
                        std::memory_order_release);                             \
   }

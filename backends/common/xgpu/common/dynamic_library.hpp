@@ -17,6 +17,10 @@ struct LibrarySpec {
   const char* what;
   const char* override_variable;  ///< may be nullptr
   std::vector<std::string> candidates;
+  /// RTLD_GLOBAL instead of RTLD_LOCAL: its symbols join the process's global scope, as those
+  /// of a library linked at build time do (the OpenCL ICD loader, which tools preloaded to
+  /// intercept OpenCL calls expect to find there).
+  bool global = false;
 };
 
 /// An opened library; stays loaded until close() or forever (libraries that hand out
@@ -28,8 +32,9 @@ class DynamicLibrary {
   /// exports every name in `required` (may be empty). Never throws: check loaded().
   static DynamicLibrary open(const LibrarySpec& spec,
                              std::initializer_list<const char*> required = {});
-  /// Opens exactly `path` (RTLD_NOW | RTLD_LOCAL); why_not() holds dlerror()'s text.
-  static DynamicLibrary open_path(const std::string& path);
+  /// Opens exactly `path` (RTLD_NOW | RTLD_LOCAL, or RTLD_GLOBAL when `global`); why_not()
+  /// holds dlerror()'s text.
+  static DynamicLibrary open_path(const std::string& path, bool global = false);
 
   bool loaded() const { return handle_ != nullptr; }
   /// The file that served (as passed to dlopen).
