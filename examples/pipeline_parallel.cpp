@@ -2,8 +2,9 @@
 // of an xgpu::DeviceGroup (stage k on device k % size, so fewer devices than stages wrap), with
 // micro-batches flowing through it: at step t stage k works on batch t - k, so once the
 // pipeline is full every stage (and every device) is busy at once, each on its own batch.
-// Between stages the activations go through the host, since devices of different platforms
-// share no memory. Every output is checked against a host reference.
+// Between stages the activations go device to device (Queue::copy: a peer copy between CUDA
+// devices, else staged through pinned host memory); only the model's input and output touch
+// the host. Every output is checked against a host reference.
 //
 //   pipeline_parallel [SELECTOR]     default "*": every visible device
 #include <algorithm>
@@ -58,29 +59,38 @@ void host_softmax_rows(std::vector<double>& x, std::size_t rows, std::size_t col
   }
 }
 
-// One stage on its device: its weights (if any), and the buffers its batch goes in and out of.
+// One stage on its device: its weights (if any), its input, and two output buffers: while the
+// next stage copies batch b out of one, this stage writes batch b + 1 into the other.
 struct Stage {
   xgpu::Queue queue;
-  xgpu::Buffer<float> weights, in, out;
+  xgpu::Buffer<float> weights, in;
+  xgpu::Buffer<float> out[2];
   std::size_t in_cols, out_cols;
   std::size_t device;
 };
 
-// Enqueues stage k's work on one batch: the input from the host, the compute, the output back
-// to the host; returns the read's Event. Nothing here waits, so the stages of one step run at
-// once on their devices. GEMM uses xgpu's kernel engine: the automatic choice on a CPU device
-// may be the host BLAS, which computes on this thread before returning and would hold back
-// the stages enqueued after it.
-xgpu::Event enqueue_stage(std::size_t k, Stage& s, const std::vector<float>& in,
-                          std::vector<float>& out) {
-  s.queue.write_async(s.in, in.data());
-  if (k == 1) {
-    xgpu::softmax_rows(s.queue, s.in, s.out, kRows, s.in_cols);
+// Enqueues stage k's work on batch b: its input from the host (stage 0) or from the previous
+// stage's output of that batch, device to device; the compute; the output to the host (the
+// last stage). Nothing here waits but a staged copy, which returns once it has read its
+// source. GEMM uses xgpu's kernel engine: the automatic choice on a CPU device may be the host
+// BLAS, which computes on this thread before returning and would hold back the stages
+// enqueued after it.
+void enqueue_stage(std::vector<Stage>& stages, std::size_t k, std::size_t b,
+                   const std::vector<float>& in, std::vector<float>& out) {
+  Stage& s = stages[k];
+  if (k == 0) {
+    s.queue.write_async(s.in, in.data());
   } else {
-    xgpu::gemm<float>(s.queue, kRows, s.out_cols, s.in_cols, 1.0f, s.in, s.weights, 0.0f, s.out,
+    s.queue.copy(stages[k - 1].out[b % 2], s.in);
+  }
+  xgpu::Buffer<float>& result = s.out[b % 2];
+  if (k == 1) {
+    xgpu::softmax_rows(s.queue, s.in, result, kRows, s.in_cols);
+  } else {
+    xgpu::gemm<float>(s.queue, kRows, s.out_cols, s.in_cols, 1.0f, s.in, s.weights, 0.0f, result,
                       xgpu::Transpose::no, xgpu::Transpose::no, xgpu::GemmEngine::kernel);
   }
-  return s.queue.read_async(s.out, out.data());
+  if (k + 1 == stages.size()) s.queue.read_async(result, out.data());
 }
 
 }  // namespace
@@ -101,7 +111,7 @@ int main(int argc, char** argv) {
       s.in_cols = cols[k];
       s.out_cols = cols[k + 1];
       s.in = member.context.alloc<float>(kRows * s.in_cols);
-      s.out = member.context.alloc<float>(kRows * s.out_cols);
+      for (auto& out : s.out) out = member.context.alloc<float>(kRows * s.out_cols);
       if (k != 1) {
         s.weights = member.context.alloc<float>(s.in_cols * s.out_cols);
         s.queue.write(s.weights, k == 0 ? w1 : w2);
@@ -110,39 +120,37 @@ int main(int argc, char** argv) {
                   member.device.describe().c_str());
     }
 
-    // activations[k][b]: the input of stage k for batch b (k = kStages: the model's output).
-    std::vector<std::vector<std::vector<float>>> activations(kStages + 1);
-    for (std::size_t k = 0; k <= kStages; ++k) {
-      for (std::size_t b = 0; b < kBatches; ++b)
-        activations[k].push_back(k == 0 ? random_floats(kRows * kIn, 1.0f, 100 + unsigned(b))
-                                        : std::vector<float>(kRows * cols[k]));
-    }
+    std::vector<std::vector<float>> inputs, outputs(kBatches, std::vector<float>(kRows * kOut));
+    for (std::size_t b = 0; b < kBatches; ++b)
+      inputs.push_back(random_floats(kRows * kIn, 1.0f, 100 + unsigned(b)));
 
-    // Step t: stage k takes batch t - k. Its input was read back at step t - 1, when stage
-    // k - 1 finished it; waiting for every read of the step before the next one is the only
-    // synchronisation needed.
+    // Step t: stage k takes batch t - k, whose input stage k - 1 made at step t - 1 (into
+    // out[(t - k) % 2], while it now writes the other). The last stage is enqueued first: a
+    // copy waits for everything enqueued so far on the queues that used its source, which
+    // must not include the previous stage's work of this step. Finishing every queue at the
+    // end of a step is the only other synchronisation: a stage never overwrites an output
+    // before the next stage's copy of it has completed.
     for (std::size_t t = 0; t < kBatches + kStages - 1; ++t) {
-      std::vector<xgpu::Event> reads;
       std::string schedule;
-      for (std::size_t k = 0; k < kStages; ++k) {
+      for (std::size_t k = kStages; k-- > 0;) {
         if (t < k || t - k >= kBatches) continue;
         const std::size_t b = t - k;
-        reads.push_back(enqueue_stage(k, stages[k], activations[k][b], activations[k + 1][b]));
+        enqueue_stage(stages, k, b, inputs[b], outputs[b]);
         schedule += " stage " + std::to_string(k) + ": batch " + std::to_string(b) + ";";
       }
-      for (xgpu::Event& e : reads) e.wait();
+      for (Stage& s : stages) s.queue.finish();
       std::printf("step %zu:%s\n", t, schedule.c_str());
     }
 
     double worst = 0;
     std::size_t wrong = 0;  // counted apart from `worst`: a NaN never compares greater
     for (std::size_t b = 0; b < kBatches; ++b) {
-      std::vector<double> x(activations[0][b].begin(), activations[0][b].end());
+      std::vector<double> x(inputs[b].begin(), inputs[b].end());
       std::vector<double> hidden = host_gemm(x, w1, kRows, kIn, kHidden);
       host_softmax_rows(hidden, kRows, kHidden);
       const std::vector<double> reference = host_gemm(hidden, w2, kRows, kHidden, kOut);
       for (std::size_t i = 0; i < reference.size(); ++i) {
-        const double error = std::fabs(activations[kStages][b][i] - reference[i]);
+        const double error = std::fabs(outputs[b][i] - reference[i]);
         worst = std::max(worst, error);
         if (!(error <= kTolerance)) ++wrong;
       }

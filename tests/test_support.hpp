@@ -13,6 +13,7 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+#include <xgpu/extension.hpp>
 #include <xgpu/xgpu.hpp>
 
 namespace Catch {
@@ -46,27 +47,23 @@ inline std::optional<long> env_number(const char* name) {
   return std::stol(*text);
 }
 
-/// Sets (or unsets, with nullopt) an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name), old_(env(name)) {
-    set(value);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-  ~ScopedEnv() { set(old_); }
+/// xgpu reads each of its settings once per process (docs/settings.md), and setenv() while
+/// other threads (PoCL's, the kernel cache's) read the environment can crash them: so a test
+/// never sets one, it runs under what its CTest entry set (tests/CMakeLists.txt). For a test's
+/// messages: "XGPU_SORT_SHAPE=gpu", or "XGPU_SORT_SHAPE unset (the device's kind decides)".
+inline std::string setting_note(const char* name) {
+  const std::optional<std::string> value = env(name);
+  return std::string(name) + (value ? "=" + *value : " unset (the default)");
+}
 
- private:
-  void set(const std::optional<std::string>& value) {
-    if (value) {
-      setenv(name_.c_str(), value->c_str(), 1);
-    } else {
-      unsetenv(name_.c_str());
-    }
-  }
-  std::string name_;
-  std::optional<std::string> old_;
-};
+/// The layout ("cpu" or "gpu") an algorithm runs in on `device` under the entry's layout
+/// setting (XGPU_SORT_SHAPE...): the setting's value, else the device's kind decides, as the
+/// library's one rule does (runtime/algorithms/src/support.hpp).
+inline std::string layout_in_effect(const char* name, const xgpu::Device& device) {
+  const std::optional<std::string> value = env(name);
+  if (value && !value->empty()) return *value;
+  return xgpu::ext::is_cpu(device.info()) ? "cpu" : "gpu";
+}
 
 inline bool is_oclgrind(const xgpu::Device& device) {
   return device.info().implementation == "oclgrind";

@@ -5,9 +5,13 @@
 #
 #   tools/gpu-check.sh [BUILD_DIR]      default: build (an xgpu build made for this machine)
 #
-# What it runs, for each side (cuda:0, then opencl:nvidia:0): `xgpu query -d`, `xgpu conform`
+# What it runs: `xgpu query` one row per GPU and per module (the GPU must be one device with
+# both modules: same physical_id), then for each side (cuda:0, then opencl:nvidia:0):
+# `xgpu query -d`, `xgpu conform`
 # (--quick) and `xgpu bench --quick` with --json. First `xgpu query --modules`, which says why
-# either side offers no device.
+# either side offers no device. Then, where libxgpu-mpi was built and mpirun is there,
+# `xgpu bench mpi --quick` and examples/mpi_data_parallel on cuda:0 at one rank (NCCL: the
+# toolkit's libnccl.so.2, or XGPU_NCCL_LIBRARY).
 #
 # What it finds on the machine (nothing is downloaded):
 #   - libcuda.so.1 and libnvidia-opencl.so.1 in the driver folders (ldconfig's cache,
@@ -122,6 +126,22 @@ run() {  # run TITLE COMMAND...: into the report, fenced, with the command line
 
 run "Modules" "${xgpu}" query --modules || status=1
 run "Devices" "${xgpu}" query -l || status=1
+# One GPU is one device: with NVIDIA's OpenCL beside the cuda module, each GPU is one row of
+# `xgpu query`, both modules in it (docs/backends.md); --all-backends shows the two sides, and
+# the doctor why the default order picks one.
+run "Devices, one row per GPU" "${xgpu}" query || status=1
+run "Devices, one row per module" "${xgpu}" query --all-backends || status=1
+run "Backend choice" "${xgpu}" doctor --ascii || true
+if [[ -n "${nvidia_opencl}" ]]; then
+  run "The same GPU through both modules" python3 -c '
+import json, subprocess, sys
+doc = json.loads(subprocess.run([sys.argv[1], "query", "--json", "--all-backends"],
+                                capture_output=True, text=True, check=True).stdout)
+ids = {d["selector"]: d["physical_id"] for d in doc["devices"]}
+print("cuda:0", ids.get("cuda:0"), "aliases", [d["aliases"] for d in doc["devices"] if d["selector"] == "cuda:0"])
+sys.exit(0 if ids.get("cuda:0") and list(ids.values()).count(ids["cuda:0"]) == 2 else 1)
+' "${xgpu}" || status=1
+fi
 sides=(cuda:0)
 [[ -n "${nvidia_opencl}" ]] && sides+=(opencl:nvidia:0)
 for side in "${sides[@]}"; do
@@ -130,6 +150,22 @@ for side in "${sides[@]}"; do
   run "${side}: bench" "${xgpu}" bench -d "${side}" --quick --json "${work}/bench-${side//:/-}.json" \
     || status=1
 done
+# libxgpu-mpi on the GPU, one rank: allreduce through NCCL (the toolkit's libnccl) beside the
+# mapped and staged transports and host MPI (`xgpu bench mpi`), and the data-parallel example.
+mpirun_bin="$(command -v mpirun || true)"
+if [[ -x "${build}/bin/xgpu-bench-mpi" && -n "${mpirun_bin}" ]]; then
+  nccl="${XGPU_NCCL_LIBRARY:-$(ls /usr/local/cuda*/lib*/libnccl.so.2 /usr/local/cuda*/targets/x86_64-linux/lib/libnccl.so.2 2>/dev/null | head -1)}"
+  [[ -n "${nccl}" ]] && export XGPU_NCCL_LIBRARY="${nccl}"
+  say "NCCL: ${nccl:-none (the nccl transport is not checked)}"
+  mpi_env=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 XGPU_DEVICE=cuda:0)
+  run "cuda:0: bench mpi (NCCL: ${nccl:-none})" "${mpi_env[@]}" "${mpirun_bin}" -np 1 \
+    "${xgpu}" bench mpi --quick || status=1
+  [[ -x "${build}/examples/mpi_data_parallel" ]] &&
+    { run "cuda:0: mpi_data_parallel" "${mpi_env[@]}" "${mpirun_bin}" -np 1 \
+        "${build}/examples/mpi_data_parallel" || status=1; }
+else
+  say "no ${build}/bin/xgpu-bench-mpi or no mpirun: libxgpu-mpi is not checked"
+fi
 printf '<!-- gpu-check: end -->\n' >> "${out}"
 
 # Replace the section between the markers, or append it.

@@ -12,6 +12,7 @@ readonly kPackages=(
   pocl-opencl-icd oclgrind clinfo                         # a CPU device and a simulator
   libspdlog-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev python3
   libclblast-dev libopenblas-dev libboost-dev  # GEMM peers and Boost.Compute (interop, bench)
+  libopenmpi-dev openmpi-bin                   # libxgpu-mpi, its tests and `xgpu bench mpi`
 )
 # Only for `test`: clang and its libFuzzer runtime for the fuzz targets.
 readonly kTestPackages=(clang libclang-rt-14-dev)
@@ -92,10 +93,12 @@ if [[ "${mode}" == test ]]; then
   UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan -L unit --no-tests=error --output-on-failure -j"${jobs}"
 
-  step "Fuzzing the kernel-cache entry parser for 30 s (build-fuzz/)"
+  # One libFuzzer target per parser of outside text (tests/fuzz/README.md), under ASan and
+  # UBSan, each for 25 s on its seed corpus, as many at once as there are cores; with the
+  # conformance programs the cuda.capture_conform test recorded as seeds.
+  step "Fuzz targets (build-fuzz/)"
   cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++
   cmake --build build-fuzz -j"${jobs}"
-  python3 tests/fuzz/seed_cache_entry.py build-fuzz/corpus
-  build-fuzz/fuzz_cache_entry -max_total_time=30 -print_final_stats=1 -print_funcs=0 build-fuzz/corpus
+  tests/fuzz/run.sh build-fuzz 25 --programs build/tests/cuda/conform-sources
   step "All tests passed"
 fi

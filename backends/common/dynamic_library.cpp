@@ -3,9 +3,11 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
-
 namespace xgpu::common {
+
+LibrarySpec library_spec(const char* what, Setting setting) {
+  return {what, setting, split_field(spec(setting).default_value)};
+}
 
 DynamicLibrary DynamicLibrary::open_path(const std::string& path, bool global) {
   DynamicLibrary library;
@@ -22,14 +24,18 @@ DynamicLibrary DynamicLibrary::open_path(const std::string& path, bool global) {
 
 DynamicLibrary DynamicLibrary::open(const LibrarySpec& spec,
                                     std::initializer_list<const char*> required) {
+  return open(spec, required,
+              spec.override_setting ? setting_text(*spec.override_setting) : std::string());
+}
+
+DynamicLibrary DynamicLibrary::open(const LibrarySpec& spec,
+                                    std::initializer_list<const char*> required,
+                                    const std::string& override_value) {
   std::vector<std::string> candidates = spec.candidates;
   bool overridden = false;
-  if (spec.override_variable != nullptr) {
-    const char* chosen = std::getenv(spec.override_variable);
-    if (chosen != nullptr && *chosen != '\0') {
-      candidates = {chosen};
-      overridden = true;
-    }
+  if (spec.override_setting && !override_value.empty()) {
+    candidates = {override_value};
+    overridden = true;
   }
   std::string tried;
   for (const std::string& candidate : candidates) {
@@ -57,7 +63,8 @@ DynamicLibrary DynamicLibrary::open(const LibrarySpec& spec,
   none.attempts_ = tried;
   none.why_not_ = std::string(spec.what) + " could not be opened (" +
                   (candidates.empty() ? std::string("no candidate") : tried) + ")";
-  if (overridden) none.why_not_ += std::string(", as ") + spec.override_variable + " asks";
+  if (overridden)
+    none.why_not_ += std::string(", as ") + common::spec(*spec.override_setting).name + " asks";
   return none;
 }
 

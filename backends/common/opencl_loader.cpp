@@ -80,7 +80,7 @@ const Loader& open_once() {
     // calls resolve: a tool preloaded to intercept OpenCL calls (LD_PRELOAD, such as
     // tests/cuda/capture_cl_sources.c) sees them, and finds the loader's own behind it.
     opened.library =
-        DynamicLibrary::open({"the OpenCL ICD loader", nullptr, {"libOpenCL.so.1"}, true});
+        DynamicLibrary::open({"the OpenCL ICD loader", std::nullopt, {"libOpenCL.so.1"}, true});
     if (!opened.library.loaded()) opened.problem = opened.library.attempts();
 #define XGPU_CL_FUNCTION(result, name, parameters, arguments)                  \
   {                                                                            \

@@ -11,6 +11,8 @@
 #include <set>
 #include <system_error>
 
+#include "xgpu/common/settings.hpp"
+
 namespace fs = std::filesystem;
 
 namespace xgpu::common {
@@ -72,9 +74,8 @@ std::vector<std::string> shipped_profile_dirs() {
     const std::string text = folder.lexically_normal().string();
     if (std::find(dirs.begin(), dirs.end(), text) == dirs.end()) dirs.push_back(text);
   };
-  if (const char* env = std::getenv("XGPU_PROFILE_DIR")) {
-    for (const std::string& folder : split_colons(env)) add(folder);
-  }
+  for (const std::string& folder : xgpu::common::setting_items(xgpu::common::Setting::profile_dir))
+    add(folder);
   const std::size_t from_env = dirs.size();
   const fs::path binary = own_binary();
   fs::path expected;

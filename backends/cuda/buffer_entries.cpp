@@ -147,6 +147,30 @@ xgpu_status buffer_copy(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destin
   });
 }
 
+// cuMemcpyPeerAsync between the primary contexts of two devices (or of one), on the
+// destination queue's stream, after the wait list's events of either context.
+xgpu_status buffer_copy_peer(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destination,
+                             size_t source_offset, size_t destination_offset, size_t size,
+                             const xgpu_wait_v1* wait, xgpu_event* event) {
+  return guard([&] {
+    Queue& q = queue_of(queue);
+    Buffer& from = buffer_of(source);
+    Buffer& to = buffer_of(destination);
+    require_same_context(q, to, "buffer_copy_peer");
+    require_range(from, source_offset, size, "buffer_copy_peer source");
+    require_range(to, destination_offset, size, "buffer_copy_peer destination");
+    Command command(q, wait, event, true);
+    // Without peer access enabled the driver stages through host memory itself; with it
+    // (NVLink, a shared PCIe switch) the copy goes device to device.
+    check(
+        cu().cuMemcpyPeerAsync(to.pointer + destination_offset, q.context->context,
+                               from.pointer + source_offset, from.context->context, size, q.stream),
+        "cuMemcpyPeerAsync");
+    command.enqueued();
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
 xgpu_status buffer_fill(xgpu_queue queue, xgpu_buffer buffer, const void* pattern,
                         size_t pattern_size, size_t offset, size_t size, const xgpu_wait_v1* wait,
                         xgpu_event* event) {

@@ -7,13 +7,13 @@
 
 namespace xgpu::cuda {
 
-Command::Command(Queue& queue, const xgpu_wait_v1* wait, xgpu_event* event)
+Command::Command(Queue& queue, const xgpu_wait_v1* wait, xgpu_event* event, bool any_context)
     : scope_(*queue.context), queue_(queue), event_out_(event) {
   if (wait != nullptr && wait->count != 0) {
     if (wait->events == nullptr) fail(XGPU_STATUS_INVALID_VALUE, "wait list events are NULL");
     for (uint32_t i = 0; i < wait->count; ++i) {
       Event& waited = event_of(wait->events[i]);
-      if (waited.context.get() != queue.context.get()) {
+      if (!any_context && waited.context.get() != queue.context.get()) {
         fail(XGPU_STATUS_INVALID_VALUE,
              "wait list event " + std::to_string(i) + " belongs to another context than the queue");
       }

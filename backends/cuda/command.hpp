@@ -10,8 +10,10 @@ namespace xgpu::cuda {
 
 class Command {
  public:
-  /// Validates the wait list (events of the queue's context only) and enqueues the waits.
-  Command(Queue& queue, const xgpu_wait_v1* wait, xgpu_event* event);
+  /// Validates the wait list (events of the queue's context only, unless `any_context`: a
+  /// stream may wait on an event of any context, which only buffer_copy_peer's contract
+  /// allows) and enqueues the waits.
+  Command(Queue& queue, const xgpu_wait_v1* wait, xgpu_event* event, bool any_context = false);
   Command(const Command&) = delete;
   Command& operator=(const Command&) = delete;
 

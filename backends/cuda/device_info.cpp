@@ -157,8 +157,11 @@ Bytes max_parameter_size_of(DeviceRecord&) { return bytes_of_u64(4096 - 64); }
 
 // cuMemAlloc returns 256-byte aligned memory; sub-buffers keep that alignment.
 Bytes base_address_align_of(DeviceRecord&) { return bytes_of_u64(256); }
-// CUDA's constant memory: 64 KiB on every compute capability so far.
-Bytes max_constant_buffer_of(DeviceRecord&) { return bytes_of_u64(64 * 1024); }
+// A __constant pointer parameter is an ordinary device pointer in the translation (CUDA's
+// 64 KiB constant bank holds only program-scope __constant data, whose excess NVRTC refuses at
+// the build): a buffer argument of any size the device can allocate is taken, and that is the
+// limit reported.
+Bytes max_constant_buffer_of(DeviceRecord& record) { return max_alloc_of(record); }
 
 struct PropertyRow {
   uint32_t property;

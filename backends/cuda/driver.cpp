@@ -7,16 +7,12 @@
 
 #include "errors.hpp"
 #include "status_names.hpp"
+#include "xgpu/common/cuda_libraries.hpp"
 #include "xgpu/common/dynamic_library.hpp"
 #include "xgpu/common/log.hpp"
 
 namespace xgpu::cuda {
 namespace {
-
-/// The driver library: libcuda.so.1 is what NVIDIA's driver installs (the unversioned
-/// libcuda.so is the toolkit's link-time stub, which fails every call).
-const common::LibrarySpec kDriverLibrary{
-    "the NVIDIA driver", "XGPU_CUDA_LIBRARY", {"libcuda.so.1"}};
 
 DriverApi g_api;
 std::atomic<bool> g_loaded{false};
@@ -47,7 +43,8 @@ void initialise(const common::DynamicLibrary& library) {
 }
 
 void load_once() {
-  common::DynamicLibrary library = common::DynamicLibrary::open(kDriverLibrary, {"cuInit"});
+  common::DynamicLibrary library =
+      common::DynamicLibrary::open(common::kCudaDriverLibrary, {"cuInit"});
   if (!library.loaded()) {
     const std::string& why = library.attempts().empty() ? library.why_not() : library.attempts();
     fail(XGPU_STATUS_NOT_AVAILABLE, "no NVIDIA driver (" + why + ")");

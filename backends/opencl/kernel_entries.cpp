@@ -5,6 +5,7 @@
 #include "entries.hpp"
 #include "errors.hpp"
 #include "event_queue_refs.hpp"
+#include "local_size_choice.hpp"
 #include "serialized_call.hpp"
 #include "type_name.hpp"
 #include "wait_list.hpp"
@@ -76,6 +77,7 @@ xgpu_status kernel_create(xgpu_program program, const char* name, xgpu_kernel* k
     if (status != CL_SUCCESS)
       fail_call(status, ("clCreateKernel(\"" + std::string(name) + "\")").c_str());
     *kernel = reinterpret_cast<xgpu_kernel>(created);
+    kernel_handles_changed();  // it may reuse a released kernel's address
     return XGPU_STATUS_SUCCESS;
   });
 }
@@ -139,9 +141,12 @@ xgpu_status kernel_launch(xgpu_queue queue, xgpu_kernel kernel, uint32_t dimensi
                           const size_t* local_size, const xgpu_wait_v1* wait, xgpu_event* event) {
   return guard_compiling(queue, [&] {
     WaitList list(wait, event);
-    check(clEnqueueNDRangeKernel(reinterpret_cast<cl_command_queue>(queue), cl_kern(kernel),
-                                 dimensions, global_offset, global_size, local_size, list.count,
-                                 list.events, list.event_out),
+    size_t chosen[3];
+    check(clEnqueueNDRangeKernel(
+              reinterpret_cast<cl_command_queue>(queue), cl_kern(kernel), dimensions, global_offset,
+              global_size,
+              launch_local_size(cl_kern(kernel), dimensions, global_size, local_size, chosen),
+              list.count, list.events, list.event_out),
           "clEnqueueNDRangeKernel");
     hold_queue_for_event(reinterpret_cast<cl_command_queue>(queue), list.event_out);
     return XGPU_STATUS_SUCCESS;
@@ -179,9 +184,12 @@ xgpu_status kernel_launch_with_args(xgpu_queue queue, xgpu_kernel kernel, uint32
       }
     }
     WaitList list(wait, event);
-    check(clEnqueueNDRangeKernel(reinterpret_cast<cl_command_queue>(queue), cl_kernel_handle,
-                                 dimensions, global_offset, global_size, local_size, list.count,
-                                 list.events, list.event_out),
+    size_t chosen[3];
+    check(clEnqueueNDRangeKernel(
+              reinterpret_cast<cl_command_queue>(queue), cl_kernel_handle, dimensions,
+              global_offset, global_size,
+              launch_local_size(cl_kernel_handle, dimensions, global_size, local_size, chosen),
+              list.count, list.events, list.event_out),
           "clEnqueueNDRangeKernel");
     hold_queue_for_event(reinterpret_cast<cl_command_queue>(queue), list.event_out);
     return XGPU_STATUS_SUCCESS;

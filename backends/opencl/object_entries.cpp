@@ -7,6 +7,7 @@
 #include "entries.hpp"
 #include "errors.hpp"
 #include "event_queue_refs.hpp"
+#include "local_size_choice.hpp"
 #include "serialized_call.hpp"
 #include "tracked_queues.hpp"
 
@@ -93,6 +94,7 @@ xgpu_status release(uint32_t object_kind, void* object) {
       queue_unreferencing(static_cast<cl_command_queue>(object));
     }
     check(kind.release(object), kind.release_name);
+    if (object_kind == XGPU_OBJECT_KERNEL) kernel_handles_changed();  // its address may be reused
     if (held) event_released(event);
     return XGPU_STATUS_SUCCESS;
   });

@@ -108,14 +108,13 @@ bool queues_drained_within(const void* handle, std::chrono::steady_clock::durati
 }
 
 std::chrono::milliseconds drain_give_up() {
-  // A test seam, so that a test of giving up takes half a second, not ten.
-  static const std::chrono::milliseconds give_up = [] {
-    const char* text = std::getenv("XGPU_OPENCL_TEST_DRAIN_GIVE_UP_MS");
-    const long milliseconds = text != nullptr ? std::atol(text) : 0;
-    return milliseconds > 0 ? std::chrono::milliseconds(milliseconds)
-                            : std::chrono::milliseconds(kDrainGiveUp);
-  }();
-  return give_up;
+#ifdef XGPU_OPENCL_DRAIN_GIVE_UP_MS
+  // The tests' copy of the module (backends/opencl/CMakeLists.txt): a test of giving up takes
+  // half a second, not ten.
+  return std::chrono::milliseconds(XGPU_OPENCL_DRAIN_GIVE_UP_MS);
+#else
+  return std::chrono::milliseconds(kDrainGiveUp);
+#endif
 }
 
 }  // namespace detail

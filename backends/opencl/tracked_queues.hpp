@@ -21,7 +21,8 @@ void drop_queue_reference(cl_command_queue queue);
 /// Puts a marker on every recorded queue of `handle`'s platform, flushes them all, and waits
 /// up to `bound` for every marker: true when all completed (each queue ran dry of what it held).
 bool queues_drained_within(const void* handle, std::chrono::steady_clock::duration bound);
-/// kDrainGiveUp, or XGPU_OPENCL_TEST_DRAIN_GIVE_UP_MS where a test sets it (read once).
+/// kDrainGiveUp; in the tests' copy of the module, XGPU_OPENCL_DRAIN_GIVE_UP_MS (a compile
+/// definition of that copy only, which is never installed).
 std::chrono::milliseconds drain_give_up();
 }  // namespace detail
 

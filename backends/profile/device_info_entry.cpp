@@ -11,7 +11,7 @@ namespace {
 
 using nlohmann::json;
 
-enum class Shape { text, count, flag, counts3, words, type_bits, extras, own_or_none };
+enum class Shape { text, count, flag, counts3, words, type_bits, extras, identity };
 
 struct Property {
   std::uint32_t id;
@@ -19,8 +19,9 @@ struct Property {
   Shape shape;
 };
 
-// uuid and pci_bus_id are never taken from the backing device: two devices with one identity
-// would look like one. A profile without them reports them as not available.
+// uuid and pci_bus_id are never reported, neither the backing device's nor the file's (a
+// capture of a real GPU holds that GPU's): a simulated device is a device of its own, and the
+// core makes devices with one identity aliases of each other (docs/backends.md).
 constexpr Property kProperties[] = {
     {XGPU_DEVICE_NAME, "name", Shape::text},
     {XGPU_DEVICE_VENDOR, "vendor", Shape::text},
@@ -43,8 +44,8 @@ constexpr Property kProperties[] = {
     {XGPU_DEVICE_HOST_UNIFIED, "host_unified_memory", Shape::flag},
     {XGPU_DEVICE_IMAGES, "images", Shape::flag},
     {XGPU_DEVICE_EXTENSIONS, "extensions", Shape::words},
-    {XGPU_DEVICE_UUID, "uuid", Shape::own_or_none},
-    {XGPU_DEVICE_PCI_BUS_ID, "pci_bus_id", Shape::own_or_none},
+    {XGPU_DEVICE_UUID, "uuid", Shape::identity},
+    {XGPU_DEVICE_PCI_BUS_ID, "pci_bus_id", Shape::identity},
     {XGPU_DEVICE_PLATFORM_NAME, "platform_name", Shape::text},
     {XGPU_DEVICE_PLATFORM_VENDOR, "platform_vendor", Shape::text},
     {XGPU_DEVICE_PLATFORM_VERSION, "platform_version", Shape::text},
@@ -122,7 +123,6 @@ common::Bytes answer(const ProfileDevice& device, const Property& property) {
   const json& value = device.file.device[property.field];
   switch (property.shape) {
     case Shape::text:
-    case Shape::own_or_none:
       return common::bytes_of_string(value.get<std::string>());
     case Shape::count:
       return common::bytes_of_u64(value.get<std::uint64_t>());
@@ -139,6 +139,8 @@ common::Bytes answer(const ProfileDevice& device, const Property& property) {
       return common::bytes_of_u64(type_bits(value));
     case Shape::extras:
       return common::bytes_of_string(extras_text(device));
+    case Shape::identity:
+      break;  // never answered: see kProperties
   }
   return {};
 }
@@ -148,7 +150,7 @@ common::Bytes answer(const ProfileDevice& device, const Property& property) {
 std::vector<std::string> inherited_fields(const json& device) {
   std::vector<std::string> fields;
   for (const Property& property : kProperties)
-    if (property.shape != Shape::own_or_none && property.shape != Shape::extras &&
+    if (property.shape != Shape::identity && property.shape != Shape::extras &&
         !has(device, property.field))
       fields.push_back(property.field);
   return fields;
@@ -159,15 +161,15 @@ xgpu_status device_info(xgpu_device handle, uint32_t id, void* value, size_t cap
   return common::guard([&] {
     ProfileDevice& device = profile_of(handle);
     const Property* property = find_property(id);
+    if (property && property->shape == Shape::identity) {
+      common::set_last_error("a simulated device has no physical identity");
+      return XGPU_STATUS_NOT_AVAILABLE;
+    }
     const bool own =
         property && (property->shape == Shape::extras || has(device.file.device, property->field));
     if (own) {
       common::copy_out(answer(device, *property), value, capacity, size_ret);
       return XGPU_STATUS_SUCCESS;
-    }
-    if (property && property->shape == Shape::own_or_none) {
-      common::set_last_error("the profile does not give this device's identity");
-      return XGPU_STATUS_NOT_AVAILABLE;
     }
     if (id == XGPU_DEVICE_FREE_MEM) {
       common::set_last_error("a profile device reports no free memory");

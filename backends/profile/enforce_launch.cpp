@@ -59,8 +59,16 @@ void check_work_group(ProfileDevice& device, xgpu_kernel kernel, std::uint32_t d
 void check_local_memory(ProfileDevice& device, xgpu_kernel kernel,
                         const std::vector<ArgNote>& args) {
   // The kernel's own local memory as measured at its creation: the driver's answer now may
-  // already count the previous launch's local arguments (object_table.hpp).
-  const std::uint64_t own = static_local_of(kernel);
+  // already count the previous launch's local arguments (object_table.hpp). When that
+  // measurement failed, the driver's answer now, which errs on the side of refusing.
+  std::uint64_t own = 0;
+  if (const auto measured = static_local_of(kernel)) {
+    own = *measured;
+  } else if (!inner().kernel_limit ||
+             inner().kernel_limit(kernel, device.backing, XGPU_KERNEL_LOCAL_MEMORY, &own) !=
+                 XGPU_STATUS_SUCCESS) {
+    own = 0;  // unknown: only the local arguments are counted
+  }
   std::uint64_t in_args = 0;
   for (const ArgNote& arg : args)
     if (arg.kind == XGPU_KERNEL_ARG_LOCAL) in_args += arg.size;

@@ -9,6 +9,7 @@
 #include "profile_devices.hpp"
 #include "xgpu/common/errors.hpp"
 #include "xgpu/common/log.hpp"
+#include "xgpu/common/settings.hpp"
 #include "xgpu/common/status_names.hpp"
 
 namespace xgpu::profile {
@@ -65,8 +66,7 @@ xgpu_status init(const xgpu_host_v1* host) {
   }
   done = true;
   common::set_log_host(host);
-  const char* list = std::getenv("XGPU_PROFILE");
-  if (!list || !*list) {
+  if (common::setting_text(common::Setting::profile).empty()) {
     why = "no profile: XGPU_PROFILE is not set";
     status = XGPU_STATUS_NOT_AVAILABLE;
   } else {

@@ -220,7 +220,9 @@ xgpu_status kernel_limit(xgpu_kernel kernel, xgpu_device device, uint32_t proper
     if (!inner().kernel_limit) return XGPU_STATUS_UNSUPPORTED;
     const xgpu_status status = pass(inner().kernel_limit(kernel, profile.backing, property, value));
     if (status != XGPU_STATUS_SUCCESS || !value) return status;
-    if (property == XGPU_KERNEL_LOCAL_MEMORY) *value = static_local_of(kernel);
+    if (property == XGPU_KERNEL_LOCAL_MEMORY) {
+      if (const auto own = static_local_of(kernel)) *value = *own;  // else the driver's answer
+    }
     if (property == XGPU_KERNEL_MAX_WORK_GROUP_SIZE)
       *value = std::min<uint64_t>(*value, profile.caps.max_work_group_size);
     if (property == XGPU_KERNEL_PREFERRED_MULTIPLE &&

@@ -35,16 +35,8 @@ std::string own_folder() {
 
 std::vector<std::string> candidate_paths() {
   std::vector<std::string> paths;
-  if (const char* list = std::getenv("XGPU_BACKEND_PATH")) {
-    std::string rest = list;
-    std::size_t start = 0;
-    while (start <= rest.size()) {
-      std::size_t end = rest.find(':', start);
-      if (end == std::string::npos) end = rest.size();
-      if (end > start) paths.push_back(rest.substr(start, end - start) + "/" + kInnerFile);
-      start = end + 1;
-    }
-  }
+  for (const std::string& folder : common::setting_items(common::Setting::backend_path))
+    paths.push_back(folder + "/" + kInnerFile);
   paths.push_back(own_folder() + "/" + kInnerFile);
   return paths;
 }

@@ -17,9 +17,9 @@ struct Tracked {
   std::uint64_t bytes = 0;
   void* parent = nullptr;
   std::map<std::uint32_t, ArgNote> args;
-  std::uint64_t static_local = 0;         ///< a kernel's own local memory, from its creation
-  std::uint64_t size = 0;                 ///< a buffer's bytes, sub-buffers too
-  std::vector<std::uint64_t> arg_spaces;  ///< a kernel's arguments' address spaces
+  std::optional<std::uint64_t> static_local;  ///< a kernel's own local memory, from its creation
+  std::uint64_t size = 0;                     ///< a buffer's bytes, sub-buffers too
+  std::vector<std::uint64_t> arg_spaces;      ///< a kernel's arguments' address spaces
 };
 
 std::mutex g_mutex;
@@ -117,10 +117,10 @@ void note_static_local(void* kernel, std::uint64_t bytes) {
   if (found != g_objects.end()) found->second.static_local = bytes;
 }
 
-std::uint64_t static_local_of(void* kernel) {
+std::optional<std::uint64_t> static_local_of(void* kernel) {
   std::lock_guard<std::mutex> lock(g_mutex);
   auto found = g_objects.find(kernel);
-  return found == g_objects.end() ? 0 : found->second.static_local;
+  return found == g_objects.end() ? std::nullopt : found->second.static_local;
 }
 
 }  // namespace xgpu::profile

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "profile_devices.hpp"
@@ -48,8 +49,9 @@ void note_arg_spaces(void* kernel, std::vector<std::uint64_t> spaces);
 std::vector<std::uint64_t> arg_spaces_of(void* kernel);
 
 /// A kernel's own (static) local memory, measured once when it was made: the driver's later
-/// answer may include the local arguments of the last launch (PoCL's does).
+/// answer may include the local arguments of the last launch (PoCL's does). Empty when that
+/// measurement failed: then the driver's own answer stands.
 void note_static_local(void* kernel, std::uint64_t bytes);
-std::uint64_t static_local_of(void* kernel);
+std::optional<std::uint64_t> static_local_of(void* kernel);
 
 }  // namespace xgpu::profile

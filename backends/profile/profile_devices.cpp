@@ -11,6 +11,7 @@
 #include "xgpu/common/device_kind.hpp"
 #include "xgpu/common/errors.hpp"
 #include "xgpu/common/log.hpp"
+#include "xgpu/common/settings.hpp"
 #include "xgpu/common/shipped_profiles.hpp"
 
 namespace xgpu::profile {
@@ -163,13 +164,12 @@ std::string resolve_profile_path(const std::string& entry) {
 }
 
 void load_profiles() {
-  const char* list = std::getenv("XGPU_PROFILE");
-  const char* backing_selector = std::getenv("XGPU_PROFILE_BACKING");
+  const std::string backing_selector = common::setting_text(common::Setting::profile_backing);
   std::deque<ProfileDevice> devices;
-  for (const std::string& entry : split(list ? list : "", ':')) {
+  for (const std::string& entry : common::setting_items(common::Setting::profile)) {
     ProfileDevice& device = devices.emplace_back();
     device.file = read_profile_file(resolve_profile_path(entry));
-    device.backing = select_backing(backing_selector ? backing_selector : "");
+    device.backing = select_backing(backing_selector);
     device.backing_caps = read_backing_caps(device.backing);
     device.caps = profile_caps(device.file.device, device.backing_caps);
     device.inherited = inherited_fields(device.file.device);

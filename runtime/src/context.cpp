@@ -3,6 +3,7 @@
 
 #include "log.hpp"
 #include "objects.hpp"
+#include "trace/hooks.hpp"
 #include "xgpu/byte_size.hpp"
 #include "xgpu/queue.hpp"
 
@@ -47,13 +48,15 @@ Queue Context::queue(QueueOptions options) const {
   const auto& state = detail::state_of(state_, "Context");
   const detail::Module& module = state.module();
   xgpu_queue raw = nullptr;
-  std::uint32_t flags = options.profiling ? XGPU_QUEUE_PROFILING : 0;
+  // While a trace runs, every queue is profiled (as Nsight Systems and PyTorch's profiler
+  // do): the trace then holds the device's own times of every command, not the host's.
+  const bool profiling = options.profiling || detail::trace::active();
+  std::uint32_t flags = profiling ? XGPU_QUEUE_PROFILING : 0;
   detail::check(module,
                 module.table->queue_create(static_cast<xgpu_context>(state.handle.get()),
                                            state.record->raw, flags, &raw),
                 "creating a queue", state.record);
-  return Queue(*this, detail::Handle<detail::ObjectKind::queue>::adopt(&module, raw),
-               options.profiling);
+  return Queue(*this, detail::Handle<detail::ObjectKind::queue>::adopt(&module, raw), profiling);
 }
 
 std::size_t Context::checked_bytes(std::size_t count, std::size_t element_size) {

@@ -9,6 +9,7 @@
 #include "module.hpp"
 #include "registry.hpp"
 #include "selector.hpp"
+#include "xgpu/common/settings.hpp"
 
 namespace xgpu {
 
@@ -42,8 +43,8 @@ std::vector<const detail::DeviceRecord*> visible() {
 
 std::string effective_selector(std::string_view selector) {
   if (!selector.empty()) return std::string(selector);
-  const char* from_environment = std::getenv("XGPU_DEVICE");
-  if (from_environment && *from_environment) return from_environment;
+  std::string from_environment = common::setting_text(common::Setting::device);
+  if (!from_environment.empty()) return from_environment;
   return detail::kDefaultSelector;
 }
 
@@ -69,15 +70,41 @@ std::optional<std::uint64_t> Device::free_memory() const {
   detail::throw_backend_error(module, status, "Device::free_memory", &record);
 }
 
+std::string Device::selector() const {
+  const auto& record = record_of(*this);
+  return record.info.backend + ":" + std::to_string(record.backend_index);
+}
+
 std::string Device::describe() const {
   const auto& record = record_of(*this);
-  return record.info.backend + ":" + std::to_string(record.visible_index) + " " + record.info.name +
-         " (" + record.info.implementation + ")";
+  return selector() + " " + record.info.name + " (" + record.info.implementation + ")";
+}
+
+std::string Device::physical_id() const { return record_of(*this).physical_id; }
+
+std::vector<Device> Device::aliases() const {
+  std::vector<Device> list;
+  for (const auto* alias : record_of(*this).aliases) {
+    if (alias->visible) list.emplace_back(alias);
+  }
+  return list;
+}
+
+bool Device::is_alias_of(const Device& other) const {
+  const auto& aliases = record_of(*this).aliases;
+  return std::find(aliases.begin(), aliases.end(), other.record()) != aliases.end();
 }
 
 std::vector<Device> devices() {
   std::vector<Device> list;
   for (const auto* record : visible()) list.emplace_back(record);
+  return list;
+}
+
+std::vector<Device> backend_devices() {
+  std::vector<Device> list;
+  for (const auto* record : detail::Registry::instance().visible_backend_devices())
+    list.emplace_back(record);
   return list;
 }
 
@@ -92,8 +119,9 @@ std::vector<HiddenDevice> hidden_devices() {
 std::vector<Device> select_all(std::string_view selector) {
   const auto& registry = detail::Registry::instance();
   std::vector<Device> list;
-  for (const auto* record : detail::match_selector_all(effective_selector(selector), visible(),
-                                                       registry.backend_names())) {
+  const detail::DeviceLists lists{registry.visible_devices(), registry.visible_backend_devices()};
+  for (const auto* record :
+       detail::match_selector_all(effective_selector(selector), lists, registry.backend_names())) {
     list.emplace_back(record);
   }
   return list;
@@ -109,7 +137,8 @@ Device select(std::string_view selector) {
   std::string text = effective_selector(selector);
   if (auto device = find(text)) return *device;
   std::string message = "no device matches selector '" + text + "'";
-  if (selector.empty() && std::getenv("XGPU_DEVICE")) message += " (from XGPU_DEVICE)";
+  if (selector.empty() && !common::setting_text(common::Setting::device).empty())
+    message += " (from XGPU_DEVICE)";
   auto count = visible().size();
   message += count == 0 ? "; no device is visible at all (run `xgpu query`)"
                         : "; " + std::to_string(count) + " device(s) visible (run `xgpu query`)";
@@ -118,21 +147,10 @@ Device select(std::string_view selector) {
 
 std::vector<BackendReport> backends() { return detail::Registry::instance().reports(); }
 
+std::vector<std::string> backend_order() { return detail::Registry::instance().backend_order(); }
+
 std::vector<std::string> backend_search_path() {
   return detail::Registry::instance().search_path();
-}
-
-BackendReport inspect_backend_module(const std::string& path) {
-  // A module that loaded stays loaded (and reachable) until exit: unloading code that may
-  // still have callbacks registered with a driver's threads is not safe.
-  static std::mutex mutex;
-  static auto* inspected = new std::vector<std::unique_ptr<detail::Module>>();
-  detail::LoadOutcome outcome = detail::load_module(path);
-  if (outcome.module) {
-    std::lock_guard<std::mutex> lock(mutex);
-    inspected->push_back(std::move(outcome.module));
-  }
-  return outcome.report;
 }
 
 }  // namespace xgpu

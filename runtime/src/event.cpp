@@ -6,6 +6,7 @@
 
 #include "module.hpp"
 #include "objects.hpp"
+#include "trace/hooks.hpp"
 
 namespace xgpu {
 
@@ -16,11 +17,21 @@ std::string Event::command() const {
 
 void Event::command_failed(std::int32_t status, const char* call) const {
   const detail::Module& module = *handle_.module();
-  Error::Details details = detail::backend_error_details(module, status, call, nullptr);
-  details.message = std::string(call) + ": " + command() +
-                    " failed on the device: " + details.native_name + " (" +
-                    std::to_string(status) + ")";
+  Error::Details details = detail::backend_error_details(module, status, call, device_);
+  details.message = std::string(call) + ": " + command() + " failed on the device" +
+                    (device_ ? " " + device_->info.name : std::string()) + ": " +
+                    details.native_name + " (" + std::to_string(status) + ")";
   throw Error(std::move(details));
+}
+
+std::int32_t Event::failure() const noexcept {
+  if (!handle_) return 0;
+  const detail::Module& module = *handle_.module();
+  std::int32_t state = 0;
+  if (module.table->event_status(static_cast<xgpu_event>(handle_.get()), &state) !=
+      XGPU_STATUS_SUCCESS)
+    return 0;
+  return state < 0 ? state : 0;
 }
 
 void Event::wait() const {
@@ -28,13 +39,16 @@ void Event::wait() const {
   const detail::Module& module = *handle_.module();
   auto raw = static_cast<xgpu_event>(handle_.get());
   xgpu_status status = module.table->event_wait(&raw, 1);
-  if (status == XGPU_STATUS_SUCCESS) return;
+  if (status == XGPU_STATUS_SUCCESS) {
+    if (detail::trace::active()) detail::trace::event_waited();
+    return;
+  }
   // OpenCL's clWaitForEvents says only that some command failed: the event's own status
   // is the command's failure.
   std::int32_t state = 0;
   if (module.table->event_status(raw, &state) == XGPU_STATUS_SUCCESS && state < 0)
     command_failed(state, "Event::wait");
-  detail::throw_backend_error(module, status, "Event::wait (" + command() + ")", nullptr);
+  detail::throw_backend_error(module, status, "Event::wait (" + command() + ")", device_);
 }
 
 EventStatus Event::status() const {
@@ -42,7 +56,7 @@ EventStatus Event::status() const {
   const detail::Module& module = *handle_.module();
   std::int32_t state = 0;
   detail::check(module, module.table->event_status(static_cast<xgpu_event>(handle_.get()), &state),
-                "Event::status", nullptr);
+                "Event::status", device_);
   if (state < 0) command_failed(state, "Event::status");
   switch (state) {
     case XGPU_EVENT_QUEUED:
@@ -73,7 +87,7 @@ Profile Event::profile() const {
     xgpu_status status = module.table->event_profile(raw, point, out);
     if (status != XGPU_STATUS_SUCCESS) {
       detail::throw_backend_error(
-          module, status, "Event::profile (was the queue made with QueueOptions{true}?)", nullptr);
+          module, status, "Event::profile (was the queue made with QueueOptions{true}?)", device_);
     }
   }
   return profile;

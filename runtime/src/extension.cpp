@@ -9,6 +9,7 @@
 
 #include "log.hpp"
 #include "objects.hpp"
+#include "queue_commands.hpp"
 
 namespace xgpu::ext {
 namespace {
@@ -47,9 +48,14 @@ const ContextState& checked(const Queue& queue, const BufferCore& buffer, const 
   return context;
 }
 
-// `command`: static text naming the command, for the error of one that fails on the device.
-Event adopt(const detail::Module& module, xgpu_event event, const char* command) {
-  return Event(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), command);
+// `command`: static text naming the command, for the error of one that fails on the device;
+// the queue keeps it among its recent commands (Queue::finish names it if it fails).
+Event adopt(const Queue& queue, const ContextState& context, xgpu_event event,
+            const char* command) {
+  Event done(detail::Handle<detail::ObjectKind::event>::adopt(&context.module(), event), command,
+             context.record);
+  detail::note_command(queue, done);
+  return done;
 }
 
 xgpu_queue raw_queue(const Queue& queue) { return static_cast<xgpu_queue>(queue.raw()); }
@@ -97,7 +103,7 @@ Event map_async(Queue& queue, const BufferCore& buffer, std::size_t bytes, std::
                 module.table->buffer_map(raw_queue(queue), raw_buffer(buffer), access, 0, bytes,
                                          &pointer, nullptr, &event),
                 kOperation, context.record);
-  Event done = adopt(module, event, kOperation);
+  Event done = adopt(queue, context, event, kOperation);
   note_pooled(queue, {&buffer}, module);  // the pool waits for the map, as for a copy
   return done;
 }
@@ -112,7 +118,7 @@ Event unmap_async(Queue& queue, const BufferCore& buffer, void* pointer) {
       module,
       module.table->buffer_unmap(raw_queue(queue), raw_buffer(buffer), pointer, nullptr, &event),
       kOperation, context.record);
-  Event done = adopt(module, event, kOperation);
+  Event done = adopt(queue, context, event, kOperation);
   note_pooled(queue, {&buffer}, module);  // the unmap writes the buffer back
   return done;
 }
@@ -174,7 +180,7 @@ Event vendor_gemm(Queue& queue, const VendorGemm& call, const BufferCore& a, con
                 std::string("xgpu::gemm: the vendor BLAS cannot run it: ") + module.last_error(),
                 "xgpu::gemm");
   detail::check(module, status, kOperation, context.record);
-  Event done = adopt(module, event, kOperation);
+  Event done = adopt(queue, context, event, kOperation);
   // The caching allocator must not hand these blocks to a new user before the product ends.
   note_pooled(queue, {&a, &b, &c}, module);
   return done;

@@ -10,7 +10,12 @@
 // driver was loaded, release what they hold. Two markers say that exit has begun, both made
 // when the registry has loaded the modules (after the drivers' own): a thread-local of the
 // thread that made the registry, destroyed first when that thread exits (the main thread:
-// the process exits), and an atexit handler for an exit() from any other thread.
+// the process exits), and an atexit handler for an exit() from any other thread. A registry
+// made on a worker thread leaves the main thread without a marker: every thread that asks the
+// registry for anything (devices(), select(), ...) gets one too, and the main thread's marks
+// the exit. Made at the main thread's first such call, it may precede the driver's own
+// thread-locals there (made at its first driver call): those are then destroyed before it,
+// with any thread-local made between the two; the exit handlers and static destructors, after.
 #include "xgpu/handle.hpp"
 
 #include <sys/syscall.h>

@@ -12,6 +12,7 @@
 #include "log.hpp"
 #include "module.hpp"
 #include "objects.hpp"
+#include "settings.hpp"
 #include "xgpu/byte_size.hpp"
 #include "xgpu/event.hpp"
 
@@ -22,15 +23,10 @@ constexpr std::size_t kPageAlignment = 4096;
 
 // XGPU_HOST_MEMORY=pageable: ordinary memory even where the driver would pin it, to compare
 // the two, and for the sanitizer tests (AddressSanitizer sees a use after free of ordinary
-// memory; inside a driver's mapping it may not). Read at each alloc_host.
+// memory; inside a driver's mapping it may not). A word it does not know is refused at each
+// alloc_host.
 bool pageable_requested() {
-  const char* value = std::getenv("XGPU_HOST_MEMORY");
-  if (value == nullptr || *value == '\0' || std::strcmp(value, "pinned") == 0) return false;
-  if (std::strcmp(value, "pageable") == 0) return true;
-  throw Error(Errc::invalid_argument,
-              std::string("XGPU_HOST_MEMORY=") + value + " is not understood: use pinned (the " +
-                  "default) or pageable",
-              "Context::alloc_host");
+  return read_word(common::Setting::host_memory, "Context::alloc_host") == "pageable";
 }
 }  // namespace
 

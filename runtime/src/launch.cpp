@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "queue_commands.hpp"
 #include "signature.hpp"
 #include "trace/hooks.hpp"
 #include "xgpu/common/drivers/version.hpp"
@@ -370,7 +371,8 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
     return Event();
   }
   Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), "kernel",
-             kernel.state());
+             context.record, kernel.state());
+  detail::note_command(*this, done);  // for Queue::finish to name it if it fails
   // After the Event owns it: a note that throws must not leak the driver's event.
   if (pooled) note_pooled_use(args, count, module, handle_.get());
   if (traced_at >= 0) detail::trace::launch(*this, state.name, launch, traced_at, done);

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "module.hpp"
+#include "xgpu/common/settings.hpp"
 #include "xgpu/error.hpp"
 #include "xgpu/log.hpp"
 
@@ -68,12 +69,13 @@ struct Loggers {
   spdlog::level::level_enum level = initial_level();
 
   static spdlog::level::level_enum initial_level() {
-    const char* text = std::getenv("XGPU_LOG_LEVEL");
-    if (!text || !*text) return spdlog::level::warn;
-    auto level = spdlog::level::from_str(text);
-    // from_str maps unknown words to "off"; a typo should not silence warnings.
-    if (level == spdlog::level::off && std::string(text) != "off") return spdlog::level::warn;
-    return level;
+    const std::string text = common::setting_text(common::Setting::log_level);
+    if (text.empty()) return spdlog::level::warn;
+    // from_str maps unknown words to "off"; a typo should not silence warnings (the words
+    // settings.def allows are spdlog's).
+    if (!common::is_allowed(common::spec(common::Setting::log_level), text))
+      return spdlog::level::warn;
+    return spdlog::level::from_str(text);
   }
 };
 

@@ -2,9 +2,10 @@
 #include "preprocess.hpp"
 
 #include <cctype>
-#include <regex>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "xgpu/error.hpp"
 #include "xgpu/kernels.hpp"
@@ -95,23 +96,66 @@ ExpandedSource expand_includes(const Source& source, const std::vector<Source>& 
 
 namespace xgpu::detail {
 
+namespace {
+
+// A "FILE:LINE:" location in a build log: FILE is "<source>" or a name that ends in ".cl" and
+// holds no blank, colon or quote. Found by hand: std::regex's matcher recursed once per
+// character and overflowed the stack on a long line (a driver quotes the source line).
+struct Location {
+  std::size_t begin, end;  ///< of the whole "FILE:LINE:"
+  std::string file;
+  std::size_t line;  ///< 0 when the number does not fit
+};
+
+bool in_file_name(char c) {
+  return !std::isspace(static_cast<unsigned char>(c)) && c != ':' && c != '\'' && c != '"';
+}
+
+bool ends_with(std::string_view text, std::string_view end) {
+  return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;
+}
+
+// The first location at or after `from`.
+std::optional<Location> next_location(const std::string& log, std::size_t from) {
+  for (std::size_t colon = log.find(':', from); colon != std::string::npos;
+       colon = log.find(':', colon + 1)) {
+    std::size_t digits_end = colon + 1;
+    while (digits_end < log.size() && std::isdigit(static_cast<unsigned char>(log[digits_end])))
+      ++digits_end;
+    if (digits_end == colon + 1 || digits_end == log.size() || log[digits_end] != ':') continue;
+    std::size_t begin = colon;
+    while (begin > from && in_file_name(log[begin - 1])) --begin;
+    std::string_view name(log.data() + begin, colon - begin);
+    if (name.size() > 3 && ends_with(name, ".cl")) {
+      // the whole name
+    } else if (ends_with(name, "<source>")) {
+      begin = colon - 8;
+      name = "<source>";
+    } else {
+      continue;
+    }
+    std::size_t line = 0;
+    if (digits_end - colon - 1 <= 9)
+      line = std::stoul(log.substr(colon + 1, digits_end - colon - 1));
+    return Location{begin, digits_end + 1, std::string(name), line};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::string remap_log(const std::string& log, const ExpandedSource& expanded) {
   std::set<std::string> ours;
   for (const auto& origin : expanded.origins) ours.insert(origin.first);
-  // Matches FILE:LINE: where FILE has no spaces; ours are left alone.
-  static const std::regex location(R"(([^\s:'"]+\.cl|<source>):(\d+):)");
   std::string out;
-  auto begin = std::sregex_iterator(log.begin(), log.end(), location);
   std::size_t copied = 0;
-  for (auto it = begin; it != std::sregex_iterator(); ++it) {
-    const std::smatch& match = *it;
-    if (ours.count(match[1].str())) continue;
-    std::size_t line = std::stoul(match[2].str());
-    if (line == 0 || line > expanded.origins.size()) continue;
-    const auto& origin = expanded.origins[line - 1];
-    out.append(log, copied, static_cast<std::size_t>(match.position(0)) - copied);
+  for (auto at = next_location(log, 0); at; at = next_location(log, at->end)) {
+    if (ours.count(at->file)) continue;
+    if (at->line == 0 || at->line > expanded.origins.size()) continue;
+    const auto& origin = expanded.origins[at->line - 1];
+    out.append(log, copied, at->begin - copied);
     out += origin.first + ":" + std::to_string(origin.second) + ":";
-    copied = static_cast<std::size_t>(match.position(0) + match.length(0));
+    copied = at->end;
   }
   out.append(log, copied, std::string::npos);
   return out;

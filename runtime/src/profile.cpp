@@ -1,13 +1,15 @@
-// xgpu::add_profile: the environment the profile module reads, set from a program; and where
-// the shipped profiles are, the profile module's own search (backends/common). The core knows
-// nothing else of profiles: the module reads these variables at its init().
+// xgpu::add_profile: the environment the profile module reads, set from a program (through the
+// settings registry, before the registry of devices is made: setenv() is safe only while no
+// other thread reads the environment); and where the shipped profiles are, the profile module's
+// own search (backends/common). The core knows nothing else of profiles: the module reads these
+// variables at its init().
 #include "xgpu/profile.hpp"
 
-#include <cstdlib>
 #include <fstream>
 #include <mutex>
 
 #include "registry.hpp"
+#include "xgpu/common/settings.hpp"
 #include "xgpu/common/shipped_profiles.hpp"
 #include "xgpu/error.hpp"
 
@@ -39,16 +41,16 @@ void add_profile(const std::string& profile, const std::string& backing_selector
     refuse("add_profile(\"" + profile + "\"): ':' separates profiles in XGPU_PROFILE");
   if (names_a_file(profile) && !std::ifstream(profile))
     refuse("add_profile(\"" + profile + "\"): the file cannot be read");
-  const char* backing = std::getenv("XGPU_PROFILE_BACKING");
+  using common::Setting;
+  const std::string backing = common::setting_text(Setting::profile_backing);
   if (!backing_selector.empty()) {
-    if (backing && *backing && backing_selector != backing)
+    if (!backing.empty() && backing_selector != backing)
       refuse("add_profile(\"" + profile + "\", \"" + backing_selector +
              "\"): every profile has the one backing device XGPU_PROFILE_BACKING=" + backing);
-    setenv("XGPU_PROFILE_BACKING", backing_selector.c_str(), 1);
+    common::write_setting(Setting::profile_backing, backing_selector);
   }
-  const char* list = std::getenv("XGPU_PROFILE");
-  const std::string joined = (list && *list) ? std::string(list) + ":" + profile : profile;
-  setenv("XGPU_PROFILE", joined.c_str(), 1);
+  const std::string list = common::setting_text(Setting::profile);
+  common::write_setting(Setting::profile, list.empty() ? profile : list + ":" + profile);
 }
 
 std::vector<std::string> shipped_profile_dirs() { return common::shipped_profile_dirs(); }

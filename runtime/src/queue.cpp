@@ -4,7 +4,9 @@
 #include <cstring>
 #include <vector>
 
+#include "copy_across.hpp"
 #include "objects.hpp"
+#include "queue_commands.hpp"
 #include "trace/hooks.hpp"
 
 namespace xgpu {
@@ -31,15 +33,23 @@ std::size_t checked_count(const char* operation, const BufferCore& buffer, std::
   return count;
 }
 
-// `command`: static text naming the command, for the error of one that fails on the device.
-Event adopt_event(const detail::Module& module, xgpu_event raw, const char* command) {
-  return Event(detail::Handle<detail::ObjectKind::event>::adopt(&module, raw), command);
+// The Event of a command of `queue`: `command` (static text) and the device name it in the
+// error of one that fails on the device; the queue keeps it among its recent commands.
+Event adopt_event(const Queue& queue, const detail::ContextState& context, xgpu_event raw,
+                  const char* command) {
+  Event event(detail::Handle<detail::ObjectKind::event>::adopt(&context.module(), raw), command,
+              context.record);
+  detail::note_command(queue, event);
+  return event;
 }
 
 }  // namespace
 
 Queue::Queue(Context context, detail::Handle<detail::ObjectKind::queue> handle, bool profiling)
-    : context_(std::move(context)), handle_(std::move(handle)), profiling_(profiling) {}
+    : context_(std::move(context)),
+      handle_(std::move(handle)),
+      profiling_(profiling),
+      commands_(std::make_shared<detail::QueueCommands>()) {}
 
 namespace {
 
@@ -94,7 +104,7 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
           : module.table->buffer_read(queue, raw_buffer, blocking, offset * element_size,
                                       count * element_size, host, nullptr, event_out);
   detail::check(module, status, operation, context.record);
-  Event done = event ? adopt_event(module, event, operation) : Event();
+  Event done = event ? adopt_event(*this, context, event, operation) : Event();
   if (!blocking && detail::touches_pool(buffer))
     buffer.allocation->note_use(&module, handle_.get());
   if (traced_at >= 0) {
@@ -107,8 +117,22 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
 
 Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_t element_size,
                         std::size_t count, std::size_t src_offset, std::size_t dst_offset) {
-  const auto& context = checked_context(*this, src, "Queue::copy");
-  checked_context(*this, dst, "Queue::copy");
+  // The destination must be of this queue's context; the source may be of another (a copy
+  // between devices: copy_across.hpp).
+  if (*this && src.context == context_.state()->handle.get() && dst.context != nullptr &&
+      dst.context != src.context) {
+    throw Error(Errc::context_mismatch,
+                "Queue::copy: the destination belongs to another context than the queue's; a "
+                "copy between contexts runs on a queue of the destination's context",
+                "Queue::copy");
+  }
+  const auto& context = checked_context(*this, dst, "Queue::copy");
+  if (!src.context) {
+    throw Error(Errc::invalid_handle,
+                "Queue::copy: the source buffer is empty (default-constructed or moved-from)",
+                "Queue::copy");
+  }
+  const bool across = src.context != context.handle.get();
   if (count == all) {
     count = checked_count("Queue::copy", src, element_size, all, src_offset);
     checked_count("Queue::copy", dst, element_size, count, dst_offset);
@@ -117,6 +141,10 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
     checked_count("Queue::copy", dst, element_size, count, dst_offset);
   }
   if (count == 0) return Event();
+  if (across) {
+    return detail::copy_across_contexts(*this, src, dst, src_offset * element_size,
+                                        dst_offset * element_size, count * element_size);
+  }
   const detail::Module& module = context.module();
   xgpu_event event = nullptr;
   const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
@@ -129,7 +157,7 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
                                           src_offset * element_size, dst_offset * element_size,
                                           count * element_size, nullptr, &event),
                 "Queue::copy", context.record);
-  Event done = adopt_event(module, event, "Queue::copy");
+  Event done = adopt_event(*this, context, event, "Queue::copy");
   if (detail::touches_pool(src)) src.allocation->note_use(&module, handle_.get());
   if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get());
   if (traced_at >= 0) {
@@ -164,7 +192,7 @@ Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t 
                                 static_cast<xgpu_buffer>(dst.handle.get()), pattern, element_size,
                                 offset * element_size, count * element_size, nullptr, &event),
       "Queue::fill", context.record);
-  Event done = adopt_event(module, event, "Queue::fill");
+  Event done = adopt_event(*this, context, event, "Queue::fill");
   if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get());
   if (traced_at >= 0) {
     detail::trace::transfer(*this, "fill", "fill", count * element_size, traced_at, done, false);
@@ -187,7 +215,7 @@ void* Queue::map_bytes(const BufferCore& buffer, std::size_t element_size, std::
                                          XGPU_MAP_READ | XGPU_MAP_WRITE, offset * element_size,
                                          count * element_size, &pointer, nullptr, &raw_event),
                 "Queue::map", context.record);
-  adopt_event(module, raw_event, "Queue::map").wait();
+  adopt_event(*this, context, raw_event, "Queue::map").wait();
   return pointer;
 }
 
@@ -203,15 +231,30 @@ void Queue::unmap_bytes(const BufferCore& buffer, void* pointer) {
                 "Queue::unmap", context.record);
   // Waiting makes the host's writes visible to whatever the caller enqueues next, also on
   // another queue.
-  adopt_event(module, raw_event, "Queue::unmap").wait();
+  adopt_event(*this, context, raw_event, "Queue::unmap").wait();
 }
 
 void Queue::finish() {
   if (!*this) throw Error(Errc::invalid_handle, "Queue::finish on an empty Queue", "Queue::finish");
   const auto& context = *context_.state();
-  detail::check(context.module(),
-                context.module().table->queue_finish(static_cast<xgpu_queue>(handle_.get())),
-                "Queue::finish", context.record);
+  const xgpu_status status =
+      context.module().table->queue_finish(static_cast<xgpu_queue>(handle_.get()));
+  // Which command failed, when one of the recent ones that made an Event did (also where the
+  // driver's finish says nothing of it).
+  std::array<Event, detail::QueueCommands::kKept> done;
+  commands_->take(done);
+  for (const Event& event : done) {
+    const std::int32_t failed = event.failure();
+    if (failed != 0) event.command_failed(failed, "Queue::finish");
+  }
+  if (status != XGPU_STATUS_SUCCESS) {
+    Error::Details details =
+        detail::backend_error_details(context.module(), status, "Queue::finish", context.record);
+    details.message += " (none of the queue's last " +
+                       std::to_string(detail::QueueCommands::kKept) +
+                       " commands that made an Event failed; Queue::submit makes none)";
+    throw Error(std::move(details));
+  }
   if (detail::trace::active()) detail::trace::synchronised(*this);
 }
 
@@ -289,7 +332,7 @@ Event Queue::barrier(const char* operation, const Event* events, std::size_t cou
     throw Error(std::move(details));
   }
   detail::check(module, status, operation, context.record);
-  return keep_event ? adopt_event(module, event, operation) : Event();
+  return keep_event ? adopt_event(*this, context, event, operation) : Event();
 }
 
 void Queue::wait(const Event& event) { barrier("Queue::wait", &event, 1, false); }

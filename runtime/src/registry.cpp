@@ -8,31 +8,19 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
+#include <map>
 #include <set>
 
 #include "log.hpp"
+#include "physical.hpp"
 #include "selector.hpp"
+#include "xgpu/common/settings.hpp"
 
 namespace xgpu::detail {
 namespace {
 
 constexpr const char* kModulePrefix = "libxgpu-backend-";
 constexpr const char* kModuleSuffix = ".so";
-
-std::vector<std::string> split_path_list(const char* text) {
-  std::vector<std::string> folders;
-  if (!text) return folders;
-  std::string rest(text);
-  std::size_t start = 0;
-  while (start <= rest.size()) {
-    std::size_t end = rest.find(':', start);
-    if (end == std::string::npos) end = rest.size();
-    if (end > start) folders.push_back(rest.substr(start, end - start));
-    start = end + 1;
-  }
-  return folders;
-}
 
 std::string library_folder() {
   Dl_info info{};
@@ -55,12 +43,15 @@ bool Registry::started() noexcept { return g_started.load(); }
 
 const Registry& Registry::instance() {
   static const Registry* registry = new Registry();  // lives until exit: modules stay loaded
+  // Also on a thread other than the one that made the registry: the main thread's end is the
+  // process's, wherever the registry was made (handle.cpp). Costs a thread-local's guard.
+  watch_for_exit();
   return *registry;
 }
 
 Registry::Registry() {
   g_started = true;
-  search_path_ = split_path_list(std::getenv("XGPU_BACKEND_PATH"));
+  search_path_ = common::setting_items(common::Setting::backend_path);
   std::string own = library_folder();
   if (!own.empty()) search_path_.push_back(own + "/" + XGPU_MODULE_SUBDIR);
   for (const auto& folder : search_path_) load_folder(folder);
@@ -135,30 +126,71 @@ void Registry::add_devices(const Module& module) {
 }
 
 void Registry::apply_visibility() {
-  const char* filter = std::getenv("XGPU_VISIBLE_DEVICES");
-  std::vector<const DeviceRecord*> everything;
+  std::vector<DeviceRecord*> everything;
   for (const auto& device : devices_) everything.push_back(device.get());
-  std::vector<const DeviceRecord*> chosen = everything;
-  if (filter) {
+  link_aliases(everything);
+  std::vector<std::string>& order = order_;
+  try {
+    order = detail::backend_order(backend_names());
+  } catch (const Error& error) {
+    visibility_error_ = error;
+    for (DeviceRecord* device : everything) device->visible = false;
+    return;
+  }
+  // XGPU_VISIBLE_DEVICES's terms see what select() would see with every device visible.
+  std::vector<const DeviceRecord*> all(everything.begin(), everything.end());
+  std::vector<const DeviceRecord*> physical;
+  for (const DeviceRecord* device : all) {
+    if (preferred_alias(*device, order, [](const DeviceRecord&) { return true; }) == device)
+      physical.push_back(device);
+  }
+  std::vector<const DeviceRecord*> chosen = all;
+  if (const std::optional<std::string> filter =
+          common::read_setting(common::Setting::visible_devices)) {
     try {
-      chosen = match_selector_all(filter, everything, backend_names());
+      chosen = match_selector_all(*filter, DeviceLists{physical, all}, backend_names(), true);
     } catch (const Error& error) {
       visibility_error_ = error.with_context("while reading XGPU_VISIBLE_DEVICES");
       chosen.clear();
     }
   }
-  for (const auto& device : devices_) device->visible = false;
-  for (const DeviceRecord* device : chosen) {
-    auto* mutable_device = const_cast<DeviceRecord*>(device);
-    mutable_device->visible = true;
-    mutable_device->visible_index = visible_.size();
-    visible_.push_back(device);
+  if (visibility_error_) chosen.clear();
+  for (DeviceRecord* device : everything) {
+    device->visible = std::find(chosen.begin(), chosen.end(), device) != chosen.end();
+  }
+  // Numbered in the order the filter's terms name the devices (module order without one).
+  auto is_visible = [](const DeviceRecord& candidate) { return candidate.visible; };
+  std::map<const Module*, std::size_t> per_module;
+  for (const DeviceRecord* chosen_device : chosen) {
+    auto* device = const_cast<DeviceRecord*>(chosen_device);
+    device->backend_index = per_module[device->module]++;
+    visible_backend_.push_back(device);
+    device->preferred = preferred_alias(*device, order, is_visible) == device;
+    if (device->preferred) {
+      device->visible_index = visible_.size();
+      visible_.push_back(device);
+    }
+  }
+  for (const DeviceRecord* chosen_device : chosen) {
+    auto* device = const_cast<DeviceRecord*>(chosen_device);
+    if (!device->preferred)
+      device->visible_index = preferred_alias(*device, order, is_visible)->visible_index;
   }
 }
 
 const std::vector<const DeviceRecord*>& Registry::visible_devices() const {
   if (visibility_error_) throw *visibility_error_;
   return visible_;
+}
+
+const std::vector<std::string>& Registry::backend_order() const {
+  if (visibility_error_) throw *visibility_error_;
+  return order_;
+}
+
+const std::vector<const DeviceRecord*>& Registry::visible_backend_devices() const {
+  if (visibility_error_) throw *visibility_error_;
+  return visible_backend_;
 }
 
 std::vector<const DeviceRecord*> Registry::hidden_devices() const {

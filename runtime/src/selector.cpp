@@ -141,12 +141,22 @@ std::vector<const DeviceRecord*> match_term(const SelectorTerm& term,
 }
 
 std::vector<const DeviceRecord*> match_selector_all(std::string_view selector,
-                                                    const std::vector<const DeviceRecord*>& devices,
-                                                    const std::vector<std::string>& backend_names) {
+                                                    const DeviceLists& lists,
+                                                    const std::vector<std::string>& backend_names,
+                                                    bool with_aliases) {
   std::vector<const DeviceRecord*> result;
+  auto add = [&](const DeviceRecord* device) {
+    if (std::find(result.begin(), result.end(), device) == result.end()) result.push_back(device);
+  };
   for (const SelectorTerm& term : parse_selector(selector, backend_names)) {
-    for (const DeviceRecord* device : match_term(term, devices)) {
-      if (std::find(result.begin(), result.end(), device) == result.end()) result.push_back(device);
+    const bool physical = term.backend.empty();
+    for (const DeviceRecord* device : match_term(term, physical ? lists.physical : lists.backend)) {
+      add(device);
+      if (!physical || !with_aliases) continue;
+      for (const DeviceRecord* alias : device->aliases) {
+        if (std::find(lists.backend.begin(), lists.backend.end(), alias) != lists.backend.end())
+          add(alias);
+      }
     }
   }
   return result;

@@ -1,5 +1,7 @@
 // Device selectors: "gpu", "opencl:gpu:1", "nvidia:0", "cpu", "2", "pocl,cpu", ...
 // A term is [backend:]what[:index]; the first device matching any term, in term order, wins.
+// A term naming a backend sees every device of that module; a term naming none sees one
+// device per physical device, its preferred alias (physical.hpp).
 #pragma once
 
 #include <optional>
@@ -26,10 +28,20 @@ std::vector<SelectorTerm> parse_selector(std::string_view selector,
 std::vector<const DeviceRecord*> match_term(const SelectorTerm& term,
                                             const std::vector<const DeviceRecord*>& devices);
 
-/// Every device matched by any term, in term order, each once.
+/// What a selector is matched against: `physical` (one device per physical device) for the
+/// terms naming no backend, `backend` (every module's devices, aliases included) for the others.
+struct DeviceLists {
+  const std::vector<const DeviceRecord*>& physical;
+  const std::vector<const DeviceRecord*>& backend;
+};
+
+/// Every device matched by any term, in term order, each once. With `with_aliases` (for
+/// XGPU_VISIBLE_DEVICES), a term naming no backend matches a physical device together with
+/// its aliases of `lists.backend`.
 std::vector<const DeviceRecord*> match_selector_all(std::string_view selector,
-                                                    const std::vector<const DeviceRecord*>& devices,
-                                                    const std::vector<std::string>& backend_names);
+                                                    const DeviceLists& lists,
+                                                    const std::vector<std::string>& backend_names,
+                                                    bool with_aliases = false);
 
 /// The default when neither a selector nor XGPU_DEVICE is given.
 inline constexpr const char* kDefaultSelector = "gpu,accelerator,cpu,*";

@@ -185,8 +185,12 @@ void digest(Parameter& parameter) {
   }
   std::size_t digits = type.find_last_not_of("0123456789") + 1;
   std::string base = type.substr(0, digits);
-  unsigned lanes =
-      digits < type.size() ? static_cast<unsigned>(std::stoul(type.substr(digits))) : 1;
+  // At most 16 lanes: a longer run of digits is no OpenCL type (and would overflow stoul,
+  // or wrap to a lane count that looks right).
+  const std::size_t lane_digits = type.size() - digits;
+  unsigned lanes = lane_digits == 0   ? 1
+                   : lane_digits <= 2 ? static_cast<unsigned>(std::stoul(type.substr(digits)))
+                                      : 0;
   const ScalarType* scalar = scalar_named(base);
   if (scalar &&
       (lanes == 1 || lanes == 2 || lanes == 3 || lanes == 4 || lanes == 8 || lanes == 16)) {

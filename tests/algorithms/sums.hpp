@@ -9,6 +9,7 @@
 #include <vector>
 #include <xgpu/algorithms.hpp>
 
+#include "for_tests.hpp"  // runtime/algorithms/src: what the library exports for tests
 #include "test_support.hpp"
 
 namespace xgpu_test {

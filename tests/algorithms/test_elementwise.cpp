@@ -25,7 +25,6 @@ using xgpu_test::is_floating;
 using xgpu_test::is_oclgrind;
 using xgpu_test::is_pocl;
 using xgpu_test::random_values;
-using xgpu_test::ScopedEnv;
 using xgpu_test::supported;
 using xgpu_test::type_name;
 using xgpu_test::upload;
@@ -113,15 +112,13 @@ std::vector<std::size_t> sizes_for(const xgpu::Device& device, std::size_t group
   return sizes;
 }
 
-/// The two layouts of the element-wise kernels, each forced in turn through
-/// XGPU_ELEMENTWISE_SHAPE while `run` runs.
+/// Runs `run` in the layout of the element-wise kernels the CTest entry chose: the [shaped]
+/// cases run in each layout on each device through the entries of tests/CMakeLists.txt
+/// (XGPU_ELEMENTWISE_SHAPE, read once per process).
 template <class Run>
-void in_both_layouts(Run&& run) {
-  for (const char* shape : {"cpu", "gpu"}) {
-    INFO("XGPU_ELEMENTWISE_SHAPE=" << shape);
-    ScopedEnv forced("XGPU_ELEMENTWISE_SHAPE", std::string(shape));
-    run();
-  }
+void in_the_entry_layout(Run&& run) {
+  INFO(xgpu_test::setting_note("XGPU_ELEMENTWISE_SHAPE"));
+  run();
 }
 
 // ---- fill, copy, axpy, scale ----------------------------------------------------------------
@@ -180,7 +177,7 @@ void for_basic_sizes(const xgpu::Device& device) {
   if (!supported<T>(device)) return;
   xgpu::Context context(device);
   xgpu::Queue queue = context.queue();
-  in_both_layouts([&] {
+  in_the_entry_layout([&] {
     for (std::size_t n : sizes_for(device, elementwise_group(context)))
       check_fill_copy_axpy_scale<T>(context, queue, n);
   });
@@ -284,7 +281,7 @@ void for_binary_sizes(const xgpu::Device& device) {
   if (!supported<T>(device)) return;
   xgpu::Context context(device);
   xgpu::Queue queue = context.queue();
-  in_both_layouts([&] {
+  in_the_entry_layout([&] {
     for (std::size_t n : sizes_for(device, elementwise_group(context)))
       for (Binary op : {Binary::add, Binary::sub, Binary::mul, Binary::div})
         check_binary<T>(context, queue, op, n);
@@ -487,7 +484,7 @@ void for_unary_sizes(const xgpu::Device& device) {
   if constexpr (is_floating<T>)
     ops.insert(ops.end(), {Unary::exp, Unary::log, Unary::sqrt, Unary::sigmoid, Unary::tanh});
   const std::vector<std::size_t> sizes = sizes_for(device, elementwise_group(context));
-  in_both_layouts([&] {
+  in_the_entry_layout([&] {
     for (Unary op : ops) {
       for (std::size_t n : sizes) check_unary<T>(context, queue, op, n, false);
       check_unary<T>(context, queue, op, 1031, true);
@@ -497,12 +494,12 @@ void for_unary_sizes(const xgpu::Device& device) {
 
 }  // namespace
 
-TEST_CASE("fill, copy, axpy and scale for every type and size", "[elementwise]") {
+TEST_CASE("fill, copy, axpy and scale for every type and size", "[elementwise][shaped]") {
   for_each_device_and_element_type(
       [](const xgpu::Device& device, auto tag) { for_basic_sizes<decltype(tag)>(device); });
 }
 
-TEST_CASE("add, sub, mul and div for every type and size", "[elementwise]") {
+TEST_CASE("add, sub, mul and div for every type and size", "[elementwise][shaped]") {
   for_each_device_and_element_type(
       [](const xgpu::Device& device, auto tag) { for_binary_sizes<decltype(tag)>(device); });
 }
@@ -533,7 +530,7 @@ TEST_CASE("exponent-uniform inputs give every binade its share", "[elementwise]"
   CHECK(negative < y.size() * 55 / 100);
 }
 
-TEST_CASE("abs, relu and the math functions for every type and size", "[elementwise]") {
+TEST_CASE("abs, relu and the math functions for every type and size", "[elementwise][shaped]") {
   for_each_device_and_element_type(
       [](const xgpu::Device& device, auto tag) { for_unary_sizes<decltype(tag)>(device); });
 }
@@ -700,11 +697,6 @@ TEST_CASE("element-wise errors: mismatched sizes, double without fp64", "[elemen
       // empty buffers are fine and enqueue nothing.
       CHECK_FALSE(xgpu::tanh(queue, empty, empty));
       CHECK_FALSE(xgpu::scale(queue, 2.0f, empty));
-      {
-        ScopedEnv forced("XGPU_ELEMENTWISE_SHAPE", std::string("simd"));
-        check_error(capture_error([&] { xgpu::axpy(queue, 1.0f, a, c); }), invalid,
-                    {"XGPU_ELEMENTWISE_SHAPE", "simd"});
-      }
       xgpu::Queue none;
       check_error(capture_error([&] { xgpu::fill(none, a, 1.0f); }), xgpu::Errc::invalid_handle,
                   {"xgpu::fill"});
@@ -713,6 +705,20 @@ TEST_CASE("element-wise errors: mismatched sizes, double without fp64", "[elemen
         check_error(capture_error([&] { xgpu::fill(queue, d, 1.0); }), xgpu::Errc::unsupported,
                     {"xgpu::fill", "double"});
       }
+    }
+  }
+}
+
+// unit.icd.algorithms.bad_settings sets XGPU_ELEMENTWISE_SHAPE=simd (read once per process).
+TEST_CASE("element-wise operations refuse an unknown XGPU_ELEMENTWISE_SHAPE", "[.bad_settings]") {
+  REQUIRE(xgpu_test::env("XGPU_ELEMENTWISE_SHAPE") == std::string("simd"));
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      auto a = context.alloc<float>(4), c = context.alloc<float>(4);
+      check_error(capture_error([&] { xgpu::axpy(queue, 1.0f, a, c); }),
+                  xgpu::Errc::invalid_argument, {"XGPU_ELEMENTWISE_SHAPE", "simd"});
     }
   }
 }

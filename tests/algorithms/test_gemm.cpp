@@ -32,7 +32,6 @@ using xgpu_test::element_of;
 using xgpu_test::is_oclgrind;
 using xgpu_test::is_pocl;
 using xgpu_test::random_values;
-using xgpu_test::ScopedEnv;
 using xgpu_test::type_name;
 using xgpu_test::value_of;
 
@@ -157,15 +156,16 @@ void every_engine_and_shape(xgpu::Queue& queue) {
       if (c.ta == c.tb) kept.push_back(c);
     cases = kept;
   }
+  // The kernel's shape is the CTest entry's (XGPU_GEMM_SHAPE, read once per process): the
+  // device's own where unset; an entry of tests/CMakeLists.txt runs the CPU shape on Oclgrind
+  // (which checks every access of both), and there only the kernel engine, which it changes.
+  const bool shape_forced = xgpu_test::env("XGPU_GEMM_SHAPE").has_value();
   for (GemmEngine engine : engines_to_test<T>(queue)) {
     if (engine == GemmEngine::kernel) {
-      std::vector<std::optional<std::string>> shapes{std::nullopt};
-      if (is_oclgrind(queue.device())) shapes = {std::string("gpu"), std::string("cpu")};
-      for (const std::optional<std::string>& shape : shapes) {
-        INFO("XGPU_GEMM_SHAPE=" << shape.value_or("(unset)"));
-        ScopedEnv forced("XGPU_GEMM_SHAPE", shape);
-        for (const Case& c : cases) check_case<T>(queue, c, engine);
-      }
+      INFO(xgpu_test::setting_note("XGPU_GEMM_SHAPE"));
+      for (const Case& c : cases) check_case<T>(queue, c, engine);
+    } else if (shape_forced) {
+      continue;
     } else if (engine == GemmEngine::vendor_blas) {
       for (const Case& c : standard_cases(true)) check_case<T>(queue, c, engine);
     } else {
@@ -178,7 +178,7 @@ bool has_fp64(const xgpu::Device& device) { return device.info().fp64; }
 
 }  // namespace
 
-TEST_CASE("gemm of float: sizes, transposes, alpha and beta, every engine", "[gemm]") {
+TEST_CASE("gemm of float: sizes, transposes, alpha and beta, every engine", "[gemm][shaped]") {
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {
       xgpu::Context context(device);
@@ -188,7 +188,7 @@ TEST_CASE("gemm of float: sizes, transposes, alpha and beta, every engine", "[ge
   }
 }
 
-TEST_CASE("gemm of double", "[gemm]") {
+TEST_CASE("gemm of double", "[gemm][shaped]") {
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {
       xgpu::Context context(device);
@@ -206,7 +206,7 @@ TEST_CASE("gemm of double", "[gemm]") {
   }
 }
 
-TEST_CASE("gemm of half storage", "[gemm]") {
+TEST_CASE("gemm of half storage", "[gemm][shaped]") {
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {
       xgpu::Context context(device);
@@ -294,14 +294,6 @@ TEST_CASE("gemm with m or n == 0 still checks the engine asked for", "[gemm]") {
                                      Transpose::no, Transpose::no, GemmEngine::host_blas);
                   }),
                   xgpu::Errc::unsupported, {"host_blas", "half"});
-      // A malformed XGPU_GEMM: invalid_argument, whatever the sizes.
-      ScopedEnv forced("XGPU_GEMM", std::string("fastest"));
-      check_error(capture_error(
-                      [&] { xgpu::gemm<float>(queue, 0, 4, 0, 1.0f, empty, empty, 0.0f, empty); }),
-                  xgpu::Errc::invalid_argument, {"XGPU_GEMM", "fastest"});
-      check_error(capture_error(
-                      [&] { xgpu::gemm<float>(queue, 0, 0, 0, 1.0f, empty, empty, 0.0f, empty); }),
-                  xgpu::Errc::invalid_argument, {"XGPU_GEMM", "fastest"});
     }
   }
 }
@@ -329,7 +321,7 @@ TEST_CASE("gemm's automatic engine and XGPU_GEMM", "[gemm]") {
     DYNAMIC_SECTION(device.describe()) {
       xgpu::Context context(device);
       xgpu::Queue queue = context.queue();
-      ScopedEnv unset("XGPU_GEMM", std::nullopt);
+      REQUIRE_FALSE(xgpu_test::env("XGPU_GEMM"));  // the CTest entries unset it
       const GemmEngine chosen = xgpu::chosen_gemm_engine<float>(queue);
       CHECK(chosen != GemmEngine::automatic);
       if (is_oclgrind(device)) CHECK(chosen == GemmEngine::kernel);  // a simulator runs kernels
@@ -338,30 +330,6 @@ TEST_CASE("gemm's automatic engine and XGPU_GEMM", "[gemm]") {
       if (is_pocl(device)) CHECK((chosen == GemmEngine::host_blas || chosen == GemmEngine::kernel));
       if (chosen == GemmEngine::host_blas)
         CHECK(xgpu::gemm_engine_available<float>(queue, GemmEngine::host_blas));
-      {
-        ScopedEnv forced("XGPU_GEMM", std::string("kernel"));
-        CHECK(xgpu::chosen_gemm_engine<float>(queue) == GemmEngine::kernel);
-        check_case<float>(queue, {9, 10, 11, 1.0, 0.0}, GemmEngine::automatic);
-      }
-      {
-        // Unavailable for half: the automatic choice stands (and a warning is logged).
-        ScopedEnv forced("XGPU_GEMM", std::string("host_blas"));
-        CHECK(xgpu::chosen_gemm_engine<half>(queue) == GemmEngine::kernel);
-      }
-      {
-        ScopedEnv forced("XGPU_GEMM_SHAPE", std::string("tpu"));
-        auto x = context.alloc<float>(4);
-        check_error(capture_error([&] {
-                      xgpu::gemm<float>(queue, 2, 2, 2, 1, x, x, 0, context.alloc<float>(4),
-                                        Transpose::no, Transpose::no, GemmEngine::kernel);
-                    }),
-                    xgpu::Errc::invalid_argument, {"XGPU_GEMM_SHAPE", "tpu"});
-      }
-      {
-        ScopedEnv forced("XGPU_GEMM", std::string("fastest"));
-        check_error(capture_error([&] { xgpu::chosen_gemm_engine<float>(queue); }),
-                    xgpu::Errc::invalid_argument, {"XGPU_GEMM", "fastest"});
-      }
       CHECK(std::string(xgpu::to_string(GemmEngine::host_blas)) == "host_blas");
       CHECK(xgpu::gemm_engine_available<float>(queue, GemmEngine::kernel));
       CHECK(xgpu::gemm_engine_available<float>(queue, GemmEngine::automatic));
@@ -486,6 +454,56 @@ TEST_CASE("gemm with alpha != 0: a NaN in A or B gives NaN in exactly its row or
       check_nan_propagation<float>(queue);
       if (has_fp64(device)) check_nan_propagation<double>(queue);
       check_nan_propagation<half>(queue);
+    }
+  }
+}
+
+// XGPU_GEMM is read once per process: unit.icd.algorithms.gemm.engine_* set one engine each.
+TEST_CASE("XGPU_GEMM forces gemm's engine", "[.env_gemm]") {
+  const std::string value = xgpu_test::env("XGPU_GEMM").value_or("");
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe() << " XGPU_GEMM=" << value) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      if (value == "kernel") {
+        CHECK(xgpu::chosen_gemm_engine<float>(queue) == GemmEngine::kernel);
+        check_case<float>(queue, {9, 10, 11, 1.0, 0.0}, GemmEngine::automatic);
+      } else if (value == "host_blas") {
+        // Unavailable for half: the automatic choice stands (and a warning is logged).
+        CHECK(xgpu::chosen_gemm_engine<half>(queue) == GemmEngine::kernel);
+      } else {
+        FAIL("no expectation for XGPU_GEMM='" << value << "'");
+      }
+    }
+  }
+}
+
+// unit.icd.algorithms.bad_settings sets XGPU_GEMM=fastest and XGPU_GEMM_SHAPE=tpu (each read
+// once per process).
+TEST_CASE("gemm refuses an unknown XGPU_GEMM or XGPU_GEMM_SHAPE", "[.bad_settings]") {
+  REQUIRE(xgpu_test::env("XGPU_GEMM") == std::string("fastest"));
+  REQUIRE(xgpu_test::env("XGPU_GEMM_SHAPE") == std::string("tpu"));
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Buffer<float> empty;
+      // A malformed XGPU_GEMM: invalid_argument, whatever the sizes.
+      check_error(capture_error(
+                      [&] { xgpu::gemm<float>(queue, 0, 4, 0, 1.0f, empty, empty, 0.0f, empty); }),
+                  xgpu::Errc::invalid_argument, {"XGPU_GEMM", "fastest"});
+      check_error(capture_error(
+                      [&] { xgpu::gemm<float>(queue, 0, 0, 0, 1.0f, empty, empty, 0.0f, empty); }),
+                  xgpu::Errc::invalid_argument, {"XGPU_GEMM", "fastest"});
+      check_error(capture_error([&] { xgpu::chosen_gemm_engine<float>(queue); }),
+                  xgpu::Errc::invalid_argument, {"XGPU_GEMM", "fastest"});
+      // The kernel engine asked for by name reads its shape.
+      auto x = context.alloc<float>(4);
+      check_error(capture_error([&] {
+                    xgpu::gemm<float>(queue, 2, 2, 2, 1, x, x, 0, context.alloc<float>(4),
+                                      Transpose::no, Transpose::no, GemmEngine::kernel);
+                  }),
+                  xgpu::Errc::invalid_argument, {"XGPU_GEMM_SHAPE", "tpu"});
     }
   }
 }

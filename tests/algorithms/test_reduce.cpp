@@ -25,7 +25,6 @@ using xgpu_test::is_pocl;
 using xgpu_test::large_size;
 using xgpu_test::random_terms;
 using xgpu_test::Reference;
-using xgpu_test::ScopedEnv;
 using xgpu_test::type_name;
 using xgpu_test::unit_roundoff;
 using xgpu_test::upload;
@@ -122,22 +121,21 @@ void refuse_double(xgpu::Context& context, xgpu::Queue& queue) {
 
 }  // namespace
 
-TEST_CASE("sum, dot, extremes and norm2 of every type at the required sizes", "[reduce]") {
+// [shaped]: in each layout on each device, through the CTest entries (XGPU_REDUCE_SHAPE is
+// read once per process; tests/CMakeLists.txt).
+TEST_CASE("sum, dot, extremes and norm2 of every type at the required sizes", "[reduce][shaped]") {
   xgpu_test::for_each_device_and_type(
       [](xgpu::Context& context, xgpu::Queue& queue, auto tag) {
         using T = decltype(tag);
-        for (const char* shape : {"cpu", "gpu"}) {
-          INFO("XGPU_REDUCE_SHAPE=" << shape);
-          ScopedEnv forced("XGPU_REDUCE_SHAPE", std::string(shape));
-          unsigned seed = 1;
-          for (std::size_t n : xgpu_test::sum_sizes<T>(queue)) {
-            const std::vector<T> x = random_terms<T>(n, seed++), y = random_terms<T>(n, seed++);
-            const xgpu::Buffer<T> dx = upload(context, queue, x), dy = upload(context, queue, y);
-            check_sum(queue, x, dx);
-            check_dot(queue, x, dx, y, dy);
-            if (n > 0) check_extremes(queue, x, dx);
-            if constexpr (!std::is_integral_v<T>) check_norm2(queue, x, dx);
-          }
+        INFO(xgpu_test::setting_note("XGPU_REDUCE_SHAPE"));
+        unsigned seed = 1;
+        for (std::size_t n : xgpu_test::sum_sizes<T>(queue)) {
+          const std::vector<T> x = random_terms<T>(n, seed++), y = random_terms<T>(n, seed++);
+          const xgpu::Buffer<T> dx = upload(context, queue, x), dy = upload(context, queue, y);
+          check_sum(queue, x, dx);
+          check_dot(queue, x, dx, y, dy);
+          if (n > 0) check_extremes(queue, x, dx);
+          if constexpr (!std::is_integral_v<T>) check_norm2(queue, x, dx);
         }
       },
       refuse_double);
@@ -191,36 +189,34 @@ TEST_CASE("summing 2^24 float ones is exact", "[reduce]") {
   }
 }
 
-TEST_CASE("float sums meet their bound on ill-conditioned data", "[reduce]") {
+TEST_CASE("float sums meet their bound on ill-conditioned data", "[reduce][shaped]") {
   for (const xgpu::Device& device : xgpu::devices()) {
-    for (const char* shape : {"cpu", "gpu"})
-      DYNAMIC_SECTION(device.describe() << " XGPU_REDUCE_SHAPE=" << shape) {
-        ScopedEnv forced("XGPU_REDUCE_SHAPE", std::string(shape));
-        xgpu::Context context(device);
-        xgpu::Queue queue = context.queue();
-        // Values spread over 20 binades with both signs, and pairs that nearly cancel: a plain
-        // sum of 2^20 of them loses far more than 40 u sum(|x|) only when badly ordered, so
-        // this checks the bound where it is tight rather than typical data.
-        const std::size_t n = is_oclgrind(device) ? 4099 : (std::size_t{1} << 20) + 3;
-        std::mt19937 random(11);
-        std::uniform_real_distribution<double> mantissa(1.0, 2.0);
-        std::uniform_int_distribution<int> exponent(-10, 10);
-        std::vector<float> x(n);
-        std::vector<double> xd(n);
-        for (std::size_t i = 0; i < n; ++i) {
-          const double v = (i % 2 ? -1 : 1) * std::ldexp(mantissa(random), exponent(random));
-          x[i] = static_cast<float>(v);
-          xd[i] = v;
-        }
-        const xgpu::Buffer<float> dx = upload(context, queue, x);
-        check_sum(queue, x, dx);
-        check_dot(queue, x, dx, x, dx);
-        if (device.info().fp64) check_sum(queue, xd, upload(context, queue, xd));
-        // Large then small: 1e8 then ones, where the ones vanish from a plain float sum.
-        std::vector<float> step(n, 1.0f);
-        step[0] = 1e8f;
-        check_sum(queue, step, upload(context, queue, step));
+    DYNAMIC_SECTION(device.describe() << " " << xgpu_test::setting_note("XGPU_REDUCE_SHAPE")) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      // Values spread over 20 binades with both signs, and pairs that nearly cancel: a plain
+      // sum of 2^20 of them loses far more than 40 u sum(|x|) only when badly ordered, so
+      // this checks the bound where it is tight rather than typical data.
+      const std::size_t n = is_oclgrind(device) ? 4099 : (std::size_t{1} << 20) + 3;
+      std::mt19937 random(11);
+      std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+      std::uniform_int_distribution<int> exponent(-10, 10);
+      std::vector<float> x(n);
+      std::vector<double> xd(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double v = (i % 2 ? -1 : 1) * std::ldexp(mantissa(random), exponent(random));
+        x[i] = static_cast<float>(v);
+        xd[i] = v;
       }
+      const xgpu::Buffer<float> dx = upload(context, queue, x);
+      check_sum(queue, x, dx);
+      check_dot(queue, x, dx, x, dx);
+      if (device.info().fp64) check_sum(queue, xd, upload(context, queue, xd));
+      // Large then small: 1e8 then ones, where the ones vanish from a plain float sum.
+      std::vector<float> step(n, 1.0f);
+      step[0] = 1e8f;
+      check_sum(queue, step, upload(context, queue, step));
+    }
   }
 }
 
@@ -359,11 +355,6 @@ TEST_CASE("reductions of empty buffers and mismatched sizes", "[reduce]") {
                   xgpu::Errc::invalid_argument, {"xgpu::dot", "4", "3"});
       check_error(capture_error([&] { xgpu::dot(queue, empty, three); }),
                   xgpu::Errc::invalid_argument, {"xgpu::dot", "3", "0"});
-      {
-        ScopedEnv forced("XGPU_REDUCE_SHAPE", std::string("striped"));
-        check_error(capture_error([&] { xgpu::sum(queue, three); }), xgpu::Errc::invalid_argument,
-                    {"XGPU_REDUCE_SHAPE", "striped"});
-      }
       // An empty queue.
       xgpu::Queue none;
       check_error(capture_error([&] { xgpu::sum(none, three); }), xgpu::Errc::invalid_handle);
@@ -389,6 +380,21 @@ TEST_CASE("reductions follow earlier commands in the queue", "[reduce]") {
       CHECK(xgpu::argmax(queue, out) == n - 1);
       xgpu::exclusive_scan(queue, out, out, 10u);  // 10, 11, 13, ...
       CHECK(xgpu::min(queue, out) == 10u);
+    }
+  }
+}
+
+// unit.icd.algorithms.bad_settings sets XGPU_REDUCE_SHAPE=striped (read once per process).
+TEST_CASE("reductions refuse an unknown XGPU_REDUCE_SHAPE", "[.bad_settings]") {
+  REQUIRE(xgpu_test::env("XGPU_REDUCE_SHAPE") == std::string("striped"));
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Buffer<float> three = upload(context, queue, std::vector<float>(3, 1.0f));
+      check_error(capture_error([&] { xgpu::sum(queue, three); }), xgpu::Errc::invalid_argument,
+                  {"XGPU_REDUCE_SHAPE", "striped"});
+      CHECK(queue.read(three) == std::vector<float>(3, 1.0f));  // untouched by the refused call
     }
   }
 }

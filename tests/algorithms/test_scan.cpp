@@ -14,6 +14,7 @@
 #include <xgpu/kernels.hpp>
 
 #include "algorithms/sums.hpp"
+#include "for_tests.hpp"  // runtime/algorithms/src: what the library exports for tests
 #include "test_support.hpp"
 
 using xgpu::half;
@@ -24,7 +25,6 @@ using xgpu_test::is_pocl;
 using xgpu_test::large_size;
 using xgpu_test::random_terms;
 using xgpu_test::Reference;
-using xgpu_test::ScopedEnv;
 using xgpu_test::type_name;
 using xgpu_test::unit_roundoff;
 using xgpu_test::upload;
@@ -107,7 +107,7 @@ xgpu::Event run_scan(xgpu::Queue& queue, const xgpu::Buffer<T>& in, const xgpu::
   if (method == ScanMethod::automatic)
     return inclusive ? xgpu::inclusive_scan(queue, in, out)
                      : xgpu::exclusive_scan(queue, in, out, init);
-  return xgpu::detail::scan(queue, in, out, init, inclusive, "test scan", method);
+  return xgpu::detail::scan_by(queue, in, out, init, inclusive, "test scan", method);
 }
 
 // Inclusive and exclusive (with an init value), into another buffer and in place, by both of
@@ -158,36 +158,39 @@ TEST_CASE("scans of every type at the required sizes, in place and not", "[scan]
       refuse_double);
 }
 
-TEST_CASE("scans in both layouts on every device", "[scan]") {
+TEST_CASE("scans in both layouts on every device", "[scan][shaped]") {
   // The CPU layout (a chunk per work-item) and the GPU layout (striped tiles of 4 elements per
-  // item, a range of tiles per group) forced on every device, every type: sizes around a tile
-  // of 256 items and over many groups with a partial last tile, in place and not. Oclgrind
-  // checks every access of both at small sizes: there the other tests run the GPU layout (its
-  // default), so this one adds the CPU layout only.
+  // item, a range of tiles per group) on every device, every type: sizes around a tile of 256
+  // items and over many groups with a partial last tile, in place and not. The layout is the
+  // CTest entry's (XGPU_SCAN_SHAPE, read once per process): the entries of tests/CMakeLists.txt
+  // run this case in each layout on each device. Oclgrind checks every access of both at
+  // small sizes: in its own GPU layout the other tests run it, so this one adds the CPU layout
+  // only there (unit.icd.algorithms.scan.cpu_layout) and just the smallest size in the GPU one.
   xgpu_test::for_each_device_and_type(
       [](xgpu::Context& context, xgpu::Queue& queue, auto tag) {
         using T = decltype(tag);
         const bool small = is_oclgrind(queue.device());
+        if (small && xgpu_test::layout_in_effect("XGPU_SCAN_SHAPE", queue.device()) == "gpu") {
+          check_scans(context, queue, random_terms<T>(1023, 200));
+          return;
+        }
         std::vector<std::size_t> sizes{1, 1023, 1025, 4099};
         if (!small) sizes.insert(sizes.end(), {104729, (std::size_t{1} << 20) + 3});
-        for (const char* shape : {"cpu", "gpu"}) {
-          if (small && shape == std::string("gpu")) continue;
-          INFO("XGPU_SCAN_SHAPE=" << shape);
-          ScopedEnv forced("XGPU_SCAN_SHAPE", std::string(shape));
-          unsigned seed = 200;
-          for (std::size_t n : sizes) check_scans(context, queue, random_terms<T>(n, seed++));
-        }
+        INFO(xgpu_test::setting_note("XGPU_SCAN_SHAPE"));
+        unsigned seed = 200;
+        for (std::size_t n : sizes) check_scans(context, queue, random_terms<T>(n, seed++));
       },
       refuse_double);
 }
 
-TEST_CASE("scans refuse an unknown XGPU_SCAN_SHAPE", "[scan]") {
+// unit.icd.algorithms.bad_settings sets XGPU_SCAN_SHAPE=GPU (read once per process).
+TEST_CASE("scans refuse an unknown XGPU_SCAN_SHAPE", "[.bad_settings]") {
+  REQUIRE(xgpu_test::env("XGPU_SCAN_SHAPE") == std::string("GPU"));
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {
       xgpu::Context context(device);
       xgpu::Queue queue = context.queue();
       xgpu::Buffer<float> x = upload(context, queue, std::vector<float>(5, 1.0f));
-      ScopedEnv forced("XGPU_SCAN_SHAPE", std::string("GPU"));
       check_error(capture_error([&] { xgpu::inclusive_scan(queue, x, x); }),
                   xgpu::Errc::invalid_argument, {"XGPU_SCAN_SHAPE", "GPU"});
     }
@@ -208,7 +211,7 @@ TEST_CASE("the single-pass scan gives the same bits every time", "[scan]") {
       xgpu::Buffer<float> out = context.alloc<float>(n);
       std::vector<float> first;
       for (int run = 0; run < 3; ++run) {
-        xgpu::detail::scan(queue, in, out, 0.5f, false, "test scan", ScanMethod::single_pass);
+        xgpu::detail::scan_by(queue, in, out, 0.5f, false, "test scan", ScanMethod::single_pass);
         const std::vector<float> got = queue.read(out);
         if (run == 0) {
           first = got;
@@ -296,7 +299,7 @@ TEST_CASE("scans near max_allocation / 8 bytes (PoCL)", "[scan]") {
         random_terms<std::int32_t>(large_size<std::int32_t>(*pocl), 8);
     xgpu::Buffer<std::int32_t> dints = upload(context, queue, ints);
     // (xgpu::inclusive_scan above ran the single pass, which PoCL gets; this one the other.)
-    xgpu::detail::scan(queue, dints, dints, -5, false, "test scan", ScanMethod::three_launches);
+    xgpu::detail::scan_by(queue, dints, dints, -5, false, "test scan", ScanMethod::three_launches);
     check_scan_values(ints, queue.read(dints), false, -5);
   }
 }

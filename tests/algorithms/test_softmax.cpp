@@ -12,6 +12,7 @@
 #include <vector>
 #include <xgpu/algorithms.hpp>
 
+#include "../../tools/conform/float_subnormals.hpp"
 #include "test_support.hpp"
 
 using xgpu::half;
@@ -21,7 +22,6 @@ using xgpu_test::element_of;
 using xgpu_test::is_floating;
 using xgpu_test::is_oclgrind;
 using xgpu_test::random_values;
-using xgpu_test::ScopedEnv;
 using xgpu_test::supported;
 using xgpu_test::type_name;
 using xgpu_test::upload;
@@ -108,13 +108,12 @@ void check_softmax(xgpu::Context& context, xgpu::Queue& queue, std::size_t rows,
 }
 
 template <class T>
-void softmax_shapes(const xgpu::Device& device, const char* shape) {
+void softmax_shapes(const xgpu::Device& device) {
   if constexpr (!is_floating<T>) {
     return;
   } else {
     if (!supported<T>(device)) return;
-    INFO("XGPU_SOFTMAX_SHAPE=" << shape);
-    ScopedEnv forced("XGPU_SOFTMAX_SHAPE", std::string(shape));
+    INFO(xgpu_test::setting_note("XGPU_SOFTMAX_SHAPE"));
     xgpu::Context context(device);
     xgpu::Queue queue = context.queue();
     std::vector<std::pair<std::size_t, std::size_t>> shapes{
@@ -155,14 +154,14 @@ void softmax_shapes(const xgpu::Device& device, const char* shape) {
 
 }  // namespace
 
-TEST_CASE("softmax_rows of every floating type and shape", "[softmax]") {
+// In the CTest entry's layout (XGPU_SOFTMAX_SHAPE, read once per process): the entries of
+// tests/CMakeLists.txt run this case in each layout on each device.
+TEST_CASE("softmax_rows of every floating type and shape", "[softmax][shaped]") {
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {
-      for (const char* shape : {"cpu", "gpu"}) {
-        softmax_shapes<float>(device, shape);
-        softmax_shapes<double>(device, shape);
-        softmax_shapes<half>(device, shape);
-      }
+      softmax_shapes<float>(device);
+      softmax_shapes<double>(device);
+      softmax_shapes<half>(device);
     }
   }
 }
@@ -183,11 +182,6 @@ TEST_CASE("softmax_rows errors: small buffers, overflow", "[softmax]") {
                   }),
                   invalid, {"xgpu::softmax_rows"});
       CHECK_FALSE(xgpu::softmax_rows(queue, a, b, 0, 4));
-      {
-        ScopedEnv forced("XGPU_SOFTMAX_SHAPE", std::string("rows"));
-        check_error(capture_error([&] { xgpu::softmax_rows(queue, a, a, 3, 4); }), invalid,
-                    {"XGPU_SOFTMAX_SHAPE", "rows"});
-      }
       if (!device.info().fp64) {
         auto d = context.alloc<double>(4);
         check_error(capture_error([&] { xgpu::softmax_rows(queue, d, d, 2, 2); }),
@@ -264,10 +258,13 @@ std::vector<float> exp_inputs(std::size_t random_count) {
 
 /// The error of `got` against the exact e^x, in ulps of the float nearest it (2^-149 for
 /// results in the subnormal range), as OpenCL C's accuracy table counts them; infinite when
-/// got is inf or NaN and e^x is not.
-double exp_ulp_error(float x, float got) {
+/// got is inf or NaN and e^x is not. Where subnormals may be flushed (`flushing`), 0 is also
+/// right for a result below FLT_MIN, and for a subnormal x, e^0.
+double exp_ulp_error(float x, float got, bool flushing) {
   const long double exact = std::exp(static_cast<long double>(x));
   if (std::isnan(x)) return std::isnan(got) ? 0 : INFINITY;
+  if (flushing && exact < std::numeric_limits<float>::min() && got == 0.0f) return 0;
+  if (flushing && std::fpclassify(x) == FP_SUBNORMAL && got == 1.0f) return 0;
   const long double largest = std::numeric_limits<float>::max();
   // Past FLT_MAX by at least half its ulp (2^103), e^x rounds to inf: accept inf, or FLT_MAX
   // within the allowed ulps.
@@ -288,13 +285,18 @@ double exp_ulp_error(float x, float got) {
 
 // The CPU layout's own exp (kernels/xgpu_exp.cl) against long double, in both its forms, on
 // every device: within OpenCL C's 3 ulp for exp in the full profile, with its special values
-// (+inf past overflow, subnormal results, 0 for large negative x and -inf, NaN for NaN).
+// (+inf past overflow, subnormal results, 0 for large negative x and -inf, NaN for NaN). Where
+// subnormals may be flushed to zero (a device without CL_FP_DENORM, or a build with
+// -cl-denorms-are-zero, which is built too, on fewer random inputs), so may the results below
+// FLT_MIN and the subnormal inputs.
 TEST_CASE("softmax CPU exp (xgpu_exp.cl) within 3 ulp with its special values", "[softmax]") {
   for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      const xgpu::Program program = context.build(xgpu::Source{"exp_check.cl", R"(
+    for (const std::string options : {"", "-cl-denorms-are-zero"}) {
+      DYNAMIC_SECTION(device.describe() << " " << options) {
+        const bool flushing = !options.empty() || !xgpu::conform::keeps_float_subnormals(device);
+        xgpu::Context context(device);
+        xgpu::Queue queue = context.queue();
+        const xgpu::Program program = context.build(xgpu::Source{"exp_check.cl", R"(
 #include "xgpu_exp.cl"
 __kernel void exp_vectors(__global const float16* x, __global float16* y) {
   const size_t i = get_global_id(0);
@@ -304,41 +306,61 @@ __kernel void exp_scalars(__global const float* x, __global float* y) {
   const size_t i = get_global_id(0);
   y[i] = xgpu_exp_float(x[i]);
 }
-)"});
-      const std::vector<float> x = exp_inputs(is_oclgrind(device) ? 4096 : 1 << 20);
-      const xgpu::Buffer<float> in = upload(context, queue, x);
-      xgpu::Buffer<float> vectors = context.alloc<float>(x.size());
-      xgpu::Buffer<float> scalars = context.alloc<float>(x.size());
-      queue.launch(program.kernel("exp_vectors"), xgpu::Range{x.size() / 16}, in, vectors);
-      queue.launch(program.kernel("exp_scalars"), xgpu::Range{x.size()}, in, scalars);
-      const std::vector<float> got_vectors = queue.read(vectors), got_scalars = queue.read(scalars);
-      double worst = 0;
-      float worst_x = 0;
-      std::size_t wrong = 0;
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        for (float got : {got_vectors[i], got_scalars[i]}) {
-          const double error = exp_ulp_error(x[i], got);
-          if (error > worst) {
-            worst = error;
-            worst_x = x[i];
+)"},
+                                                    options);
+        const std::size_t random_count = is_oclgrind(device) ? 4096
+                                         : options.empty()   ? 1 << 20
+                                                             : 1 << 14;
+        const std::vector<float> x = exp_inputs(random_count);
+        const xgpu::Buffer<float> in = upload(context, queue, x);
+        xgpu::Buffer<float> vectors = context.alloc<float>(x.size());
+        xgpu::Buffer<float> scalars = context.alloc<float>(x.size());
+        queue.launch(program.kernel("exp_vectors"), xgpu::Range{x.size() / 16}, in, vectors);
+        queue.launch(program.kernel("exp_scalars"), xgpu::Range{x.size()}, in, scalars);
+        const std::vector<float> got_vectors = queue.read(vectors),
+                                 got_scalars = queue.read(scalars);
+        double worst = 0;
+        float worst_x = 0;
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+          for (float got : {got_vectors[i], got_scalars[i]}) {
+            const double error = exp_ulp_error(x[i], got, flushing);
+            if (error > worst) {
+              worst = error;
+              worst_x = x[i];
+            }
+            if (!(error <= 3) && wrong++ < 5)
+              FAIL_CHECK("exp(" << x[i] << ") = " << got << ": " << error << " ulp");
           }
-          if (!(error <= 3) && wrong++ < 5)
-            FAIL_CHECK("exp(" << x[i] << ") = " << got << ": " << error << " ulp");
         }
+        INFO("worst: " << worst << " ulp at x = " << worst_x << ", over " << x.size() << " inputs");
+        CHECK(wrong == 0);
+        CHECK(worst <= 3);
+        // The exact special values, not only near ones.
+        for (std::size_t i = 0; i < 6; ++i) {
+          INFO("exp(" << x[i] << ")");
+          CHECK(got_vectors[i] == got_scalars[i]);
+        }
+        CHECK(got_vectors[0] == 1.0f);
+        CHECK(got_vectors[4] == std::numeric_limits<float>::infinity());
+        CHECK(got_vectors[5] == 0.0f);
+        CHECK(std::isnan(got_vectors[6]));
+        CHECK(std::isnan(got_scalars[7]));
       }
-      INFO("worst: " << worst << " ulp at x = " << worst_x << ", over " << x.size() << " inputs");
-      CHECK(wrong == 0);
-      CHECK(worst <= 3);
-      // The exact special values, not only near ones.
-      for (std::size_t i = 0; i < 6; ++i) {
-        INFO("exp(" << x[i] << ")");
-        CHECK(got_vectors[i] == got_scalars[i]);
-      }
-      CHECK(got_vectors[0] == 1.0f);
-      CHECK(got_vectors[4] == std::numeric_limits<float>::infinity());
-      CHECK(got_vectors[5] == 0.0f);
-      CHECK(std::isnan(got_vectors[6]));
-      CHECK(std::isnan(got_scalars[7]));
+    }
+  }
+}
+
+// unit.icd.algorithms.bad_settings sets XGPU_SOFTMAX_SHAPE=rows (read once per process).
+TEST_CASE("softmax_rows refuses an unknown XGPU_SOFTMAX_SHAPE", "[.bad_settings]") {
+  REQUIRE(xgpu_test::env("XGPU_SOFTMAX_SHAPE") == std::string("rows"));
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      auto a = context.alloc<float>(12);
+      check_error(capture_error([&] { xgpu::softmax_rows(queue, a, a, 3, 4); }),
+                  xgpu::Errc::invalid_argument, {"XGPU_SOFTMAX_SHAPE", "rows"});
     }
   }
 }

@@ -12,10 +12,10 @@
 #include <random>
 #include <xgpu/algorithms.hpp>
 
+#include "for_tests.hpp"  // runtime/algorithms/src: what the library exports for tests
 #include "test_support.hpp"
 
 using xgpu_test::is_oclgrind;
-using xgpu_test::ScopedEnv;
 
 namespace {
 
@@ -347,24 +347,26 @@ TEST_CASE("sort rejects mismatched sizes and empty queues", "[sort]") {
   }
 }
 
-TEST_CASE("sort in both layouts on every device", "[sort]") {
+TEST_CASE("sort in both layouts on every device", "[sort][shaped]") {
   // The CPU layout (a chunk per work-item) and the GPU layout (striped tiles of 4 keys per
-  // item, a range of tiles per group) forced on every device: sizes over many groups with
-  // partial last tiles, tile boundaries, equal keys (stability), ordered and reversed input,
-  // constant digits. Oclgrind checks every access of both at small sizes: there the other
-  // tests run the GPU layout (its default), so this one adds the CPU layout only.
+  // item, a range of tiles per group) on every device: sizes over many groups with partial
+  // last tiles, tile boundaries, equal keys (stability), ordered and reversed input, constant
+  // digits. The layout is the CTest entry's (XGPU_SORT_SHAPE, read once per process): the
+  // entries of tests/CMakeLists.txt run this case in each layout on each device. Oclgrind
+  // checks every access of both at small sizes: in its own GPU layout the other tests run
+  // it, so this one adds the CPU layout only (unit.icd.algorithms.sort.cpu_layout).
   for (const xgpu::Device& device : xgpu::devices()) {
+    const std::string shape = xgpu_test::layout_in_effect("XGPU_SORT_SHAPE", device);
+    if (is_oclgrind(device) && shape == "gpu") continue;
     DYNAMIC_SECTION(device.describe()) {
-      for (const char* shape : {"cpu", "gpu"}) {
-        if (is_oclgrind(device) && shape == std::string("gpu")) continue;
-        INFO("XGPU_SORT_SHAPE=" << shape);
-        ScopedEnv forced("XGPU_SORT_SHAPE", std::string(shape));
+      {
+        INFO("XGPU_SORT_SHAPE: " << shape << " layout");
         const bool small = is_oclgrind(device);
         const std::size_t group = xgpu::detail::sort_work_group_size(Fresh(device).queue);
         std::vector<std::size_t> sizes{2, group + 1, 4 * group - 1, 4 * group + 1,
                                        small ? 2999u : 104729u};
         if (!small) sizes.push_back((std::size_t{1} << 20) + 3);
-        if (!small && shape == std::string("cpu")) {
+        if (!small && shape == "cpu") {
           // The CPU layout gives each item (one per group) at least 8,192 keys, at most 4
           // items per compute unit, and writes 16-key lines: sizes around item boundaries and
           // off the lines, so that runs start and end inside a line and items share lines.
@@ -394,14 +396,15 @@ TEST_CASE("sort in both layouts on every device", "[sort]") {
   }
 }
 
-TEST_CASE("sort refuses an unknown XGPU_SORT_SHAPE", "[sort]") {
+// unit.icd.algorithms.bad_settings sets XGPU_SORT_SHAPE=gpus (read once per process).
+TEST_CASE("sort refuses an unknown XGPU_SORT_SHAPE", "[.bad_settings]") {
+  REQUIRE(xgpu_test::env("XGPU_SORT_SHAPE") == std::string("gpus"));
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {
       xgpu::Context context(device);
       xgpu::Queue queue = context.queue();
       xgpu::Buffer<std::uint32_t> keys = context.alloc<std::uint32_t>(10);
       queue.write(keys, std::vector<std::uint32_t>(10, 1));
-      ScopedEnv forced("XGPU_SORT_SHAPE", std::string("gpus"));
       xgpu_test::check_error(xgpu_test::capture_error([&] { xgpu::sort(queue, keys); }),
                              xgpu::Errc::invalid_argument, {"XGPU_SORT_SHAPE", "gpus"});
     }

@@ -19,7 +19,6 @@ using xgpu_test::capture_error;
 using xgpu_test::check_error;
 using xgpu_test::for_each_device_and_element_type;
 using xgpu_test::is_oclgrind;
-using xgpu_test::ScopedEnv;
 using xgpu_test::supported;
 using xgpu_test::type_name;
 using xgpu_test::upload;
@@ -89,18 +88,16 @@ void transpose_shapes_in_layout(const xgpu::Device& device) {
 template <class T>
 void transpose_shapes(const xgpu::Device& device) {
   if (!supported<T>(device)) return;
-  // Unset: the device's own layout (CPU on PoCL, GPU on Oclgrind); then each forced.
-  const std::optional<std::string> layouts[] = {std::nullopt, "cpu", "gpu"};
-  for (const std::optional<std::string>& layout : layouts) {
-    INFO("XGPU_TRANSPOSE_SHAPE=" << layout.value_or("(unset)"));
-    ScopedEnv forced("XGPU_TRANSPOSE_SHAPE", layout);
-    transpose_shapes_in_layout<T>(device);
-  }
+  // In the CTest entry's layout (XGPU_TRANSPOSE_SHAPE, read once per process): unset, the
+  // device's own (CPU on PoCL, GPU on Oclgrind); the entries of tests/CMakeLists.txt run this
+  // case in each layout on each device.
+  INFO(xgpu_test::setting_note("XGPU_TRANSPOSE_SHAPE"));
+  transpose_shapes_in_layout<T>(device);
 }
 
 }  // namespace
 
-TEST_CASE("transpose of every type and shape", "[transpose]") {
+TEST_CASE("transpose of every type and shape", "[transpose][shaped]") {
   for_each_device_and_element_type(
       [](const xgpu::Device& device, auto tag) { transpose_shapes<decltype(tag)>(device); });
 }
@@ -126,11 +123,22 @@ TEST_CASE("transpose errors: small buffers, the same buffer, overflow", "[transp
       check_error(capture_error([&] { xgpu::transpose(queue, a, b, std::size_t{1} << 31, 1); }),
                   invalid, {"xgpu::transpose", "2^31 - 1"});
       CHECK_FALSE(xgpu::transpose(queue, a, a, 0, 4));  // nothing to move: not an error
-      // The layout variable takes cpu or gpu only; a bad value is an error at any size.
-      ScopedEnv bad_layout("XGPU_TRANSPOSE_SHAPE", std::string("sideways"));
+    }
+  }
+}
+
+// The layout variable takes cpu or gpu only; a bad value is an error at any size.
+// unit.icd.algorithms.bad_settings sets XGPU_TRANSPOSE_SHAPE=sideways (read once per process).
+TEST_CASE("transpose refuses an unknown XGPU_TRANSPOSE_SHAPE", "[.bad_settings]") {
+  REQUIRE(xgpu_test::env("XGPU_TRANSPOSE_SHAPE") == std::string("sideways"));
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      auto a = context.alloc<float>(12), b = context.alloc<float>(11);
       for (std::size_t rows : {std::size_t{3}, std::size_t{0}})
-        check_error(capture_error([&] { xgpu::transpose(queue, a, b, rows, 3); }), invalid,
-                    {"XGPU_TRANSPOSE_SHAPE", "sideways", "cpu or gpu"});
+        check_error(capture_error([&] { xgpu::transpose(queue, a, b, rows, 3); }),
+                    xgpu::Errc::invalid_argument, {"XGPU_TRANSPOSE_SHAPE", "sideways", "cpu, gpu"});
     }
   }
 }

@@ -10,16 +10,47 @@
 //       again), until S seconds have passed; for the stress tests, which change the cache
 //       under it. --stats: flushes pending saves and prints xgpu::cache_stats() and the
 //       number of rounds on one line, "stats rounds=R hits=H misses=M ...", before "ok".
+//     --stall-write: writes the first half of its first cache entry's temporary file, flushes
+//       it and waits forever, for the test to kill it in the middle of a write.
+//     --counters-delay-ms N: sleeps N ms between reading and rewriting the counters file, so
+//       that concurrent clients surely overlap there and an update lost without the lock shows.
+// It links the core's objects, not libxgpu, to install those two seams of the cache
+// (runtime/src/cache/test_hooks.hpp), which nothing installed can switch on.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 #include <xgpu/xgpu.hpp>
 
+#include "cache/test_hooks.hpp"
+
 namespace {
+
+long g_counters_delay_ms = 0;
+
+void stall_mid_write(int fd, const std::string& bytes) {
+  const std::size_t half = bytes.size() / 2;
+  std::size_t done = 0;
+  while (done < half) {
+    const ssize_t put = ::write(fd, bytes.data() + done, half - done);
+    if (put <= 0) break;
+    done += static_cast<std::size_t>(put);
+  }
+  fsync(fd);
+  std::cerr << "xgpu-cache-client: stalled after " << done << " of " << bytes.size()
+            << " bytes of an entry, for a test" << std::endl;
+  while (true) pause();  // until a signal ends the process
+}
+
+void delay_counters_update() {
+  std::this_thread::sleep_for(std::chrono::milliseconds(g_counters_delay_ms));
+}
 
 // Integer results: exact on every device. OFFSET comes from the build options.
 const char* const kMix =
@@ -108,8 +139,15 @@ int main(int argc, char** argv) {
       seconds = std::atof(argv[++i]);
     } else if (std::strcmp(argv[i], "--stats") == 0) {
       stats = true;
+    } else if (std::strcmp(argv[i], "--stall-write") == 0) {
+      xgpu::detail::cache_test_hooks().before_entry_write = stall_mid_write;
+    } else if (std::strcmp(argv[i], "--counters-delay-ms") == 0 && i + 1 < argc) {
+      g_counters_delay_ms = std::atol(argv[++i]);
+      xgpu::detail::cache_test_hooks().inside_counters_update = delay_counters_update;
     } else {
-      std::cerr << "usage: " << argv[0] << " [--offset N] [--seconds S] [--stats]\n";
+      std::cerr << "usage: " << argv[0]
+                << " [--offset N] [--seconds S] [--stats] [--stall-write]"
+                   " [--counters-delay-ms N]\n";
       return 2;
     }
   }

@@ -62,9 +62,8 @@ class CounterCases:
         # Concurrent processes lose no update: each holds the file 300 ms between reading and
         # rewriting it, so that their updates surely overlap.
         offsets = [5, 5, 6, 6, 7, 7]
-        slow = {"XGPU_CACHE_TEST_COUNTERS_DELAY_MS": "300"}
-        processes = [self.start_client(folder, offset, extra=slow, arguments=["--stats"])
-                     for offset in offsets]
+        slow = ["--counters-delay-ms", "300", "--stats"]
+        processes = [self.start_client(folder, offset, arguments=slow) for offset in offsets]
         for i, process in enumerate(processes):
             label = "concurrent client %d" % i
             self.finish_client(process, label)

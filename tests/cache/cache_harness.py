@@ -18,6 +18,7 @@ RUN_TIMEOUT = 180
 class Checker:
     def __init__(self, args):
         self.client = args.client
+        self.modules = args.modules
         self.xgpu = args.xgpu
         self.scratch = args.scratch
         self.failures = []
@@ -89,9 +90,11 @@ class Checker:
         return env
 
     def start_client(self, folder, offset=1, extra=None, arguments=()):
+        env = self.environment(folder, extra)
+        # The client's static core looks for modules only there (see tests/cache/CMakeLists.txt).
+        env["XGPU_BACKEND_PATH"] = self.modules
         return subprocess.Popen([self.client, "--offset", str(offset)] + list(arguments),
-                                env=self.environment(folder, extra), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def run_client(self, folder, offset=1, extra=None, label="run", arguments=()):
         """Runs the client; checks it printed ok and exited 0. Returns (ok, stderr); its

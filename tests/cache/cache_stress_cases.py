@@ -91,7 +91,7 @@ class StressCases:
     def case_killed_writer(self):
         self.use_pocl_cache()
         folder = self.folder("cache")
-        writer = self.start_client(folder, extra={"XGPU_CACHE_TEST_STALL_WRITE": "1"})
+        writer = self.start_client(folder, arguments=["--stall-write"])
         torn = self.wait_for_stalled_write(folder, writer)
         writer.kill()  # SIGKILL, while its temporary file holds half an entry
         writer.communicate(timeout=RUN_TIMEOUT)

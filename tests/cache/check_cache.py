@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end checks of the kernel cache, run by CTest (tests/cache/CMakeLists.txt).
 
-    check_cache.py --client XGPU_CACHE_CLIENT --xgpu XGPU --scratch DIR --cases a,b,...
+    check_cache.py --client CLIENT --modules DIR --xgpu XGPU --scratch DIR --cases a,b,...
 
 Runs xgpu-cache-client (which builds elementwise.cl and client_mix.cl with -DOFFSET=N and
 checks its results exactly) and `xgpu cache` against cache folders made under DIR, one
@@ -114,7 +114,7 @@ def run_in_namespace(checker, args, case, skipped):
                       "XGPU_TEST_NO_MOUNT=1 to skip it knowingly" % (case, why))
         return
     inner = namespace + [sys.executable, "-B", os.path.abspath(__file__), "--client",
-                         args.client, "--xgpu", args.xgpu, "--scratch",
+                         args.client, "--modules", args.modules, "--xgpu", args.xgpu, "--scratch",
                          os.path.join(args.scratch, "ns-" + case), "--cases", case,
                          "--in-namespace"]
     print("case %s: inside `%s`" % (case, " ".join(namespace)), flush=True)
@@ -126,6 +126,7 @@ def run_in_namespace(checker, args, case, skipped):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--client", required=True)
+    parser.add_argument("--modules", required=True, help="the folder of the backend modules")
     parser.add_argument("--xgpu", required=True)
     parser.add_argument("--scratch", required=True)
     parser.add_argument("--cases", required=True, help="comma-separated case names")

@@ -179,39 +179,45 @@ TEST_CASE("cache sizes parse with K, M, G and T suffixes", "[cache]") {
                          xgpu::Errc::invalid_argument, {"'abc'"});
 }
 
+// From the variables' values as given (the process's own are read once, CacheEnvironment::
+// current(); the end-to-end tests in tests/cache/ set them per process).
 TEST_CASE("cache settings come from the environment", "[cache]") {
-  using xgpu_test::ScopedEnv;
-  ScopedEnv mode("XGPU_CACHE", std::nullopt), dir("XGPU_CACHE_DIR", std::nullopt),
-      xdg("XDG_CACHE_HOME", std::nullopt), home("HOME", std::string("/home/someone")),
-      size("XGPU_CACHE_MAX_SIZE", std::nullopt);
-  auto settings = xgpu::detail::cache_settings_from_environment();
+  using xgpu::detail::cache_settings;
+  xgpu::detail::CacheEnvironment environment;
+  environment.home = "/home/someone";
+  auto settings = cache_settings(environment);
   CHECK(settings.mode == CacheMode::read_write);
   CHECK(settings.folder == "/home/someone/.cache/xgpu");
   CHECK(settings.max_size == (1ull << 30));
   {
-    ScopedEnv xdg_set("XDG_CACHE_HOME", std::string("/xdg"));
-    CHECK(xgpu::detail::cache_settings_from_environment().folder == "/xdg/xgpu");
-    ScopedEnv dir_set("XGPU_CACHE_DIR", std::string("/mine"));
-    CHECK(xgpu::detail::cache_settings_from_environment().folder == "/mine");
+    auto with = environment;
+    with.xdg_cache_home = "/xdg";
+    CHECK(cache_settings(with).folder == "/xdg/xgpu");
+    with.cache_dir = "/mine";
+    CHECK(cache_settings(with).folder == "/mine");
   }
   {
-    ScopedEnv off("XGPU_CACHE", std::string("0"));
-    CHECK(xgpu::detail::cache_settings_from_environment().mode == CacheMode::off);
+    auto off = environment;
+    off.cache = "0";
+    CHECK(cache_settings(off).mode == CacheMode::off);
   }
   {
-    ScopedEnv ro("XGPU_CACHE", std::string("ro"));
-    CHECK(xgpu::detail::cache_settings_from_environment().mode == CacheMode::read_only);
+    auto ro = environment;
+    ro.cache = "ro";
+    CHECK(cache_settings(ro).mode == CacheMode::read_only);
   }
   {
-    ScopedEnv capped("XGPU_CACHE_MAX_SIZE", std::string("64M"));
-    CHECK(xgpu::detail::cache_settings_from_environment().max_size == (64ull << 20));
-    ScopedEnv bad("XGPU_CACHE_MAX_SIZE", std::string("lots"));
-    CHECK(xgpu::detail::cache_settings_from_environment().max_size == (1ull << 30));
+    auto capped = environment;
+    capped.cache_max_size = "64M";
+    CHECK(cache_settings(capped).max_size == (64ull << 20));
+    capped.cache_max_size = "lots";
+    CHECK(cache_settings(capped).max_size == (1ull << 30));
   }
   {
     // No folder can be named: off, never a shared /tmp folder.
-    ScopedEnv no_home("HOME", std::nullopt);
-    auto homeless = xgpu::detail::cache_settings_from_environment();
+    auto no_home = environment;
+    no_home.home.reset();
+    auto homeless = cache_settings(no_home);
     CHECK(homeless.mode == CacheMode::off);
     CHECK(homeless.folder.rfind("/tmp", 0) != 0);
   }
@@ -258,13 +264,16 @@ TEST_CASE("the cache key changes with everything that changes the binary", "[cac
   CHECK(make_cache_key(real, "-DA=1 -cl-fast-relaxed-math", source) != base);
   CHECK(make_cache_key(real, "-DA=1", source + " ") != base);
   {
-    xgpu_test::ScopedEnv flags("POCL_EXTRA_BUILD_FLAGS", std::string("-O0"));
-    const std::string with_flags = make_cache_key(real, "-DA=1", source);
+    // The drivers' build-option variables, as driver_option_variables() reads them once per
+    // process (tests/cache/: cache.pocl.modes sets POCL_EXTRA_BUILD_FLAGS per process).
+    const std::string none = xgpu::detail::driver_option_variables();
+    const std::string with_flags =
+        make_cache_key(real, "-DA=1", source, none + "env POCL_EXTRA_BUILD_FLAGS=-O0\n");
     CHECK(with_flags != base);
-    xgpu_test::ScopedEnv other("POCL_EXTRA_BUILD_FLAGS", std::string("-O1"));
-    CHECK(make_cache_key(real, "-DA=1", source) != with_flags);
+    CHECK(make_cache_key(real, "-DA=1", source, none + "env POCL_EXTRA_BUILD_FLAGS=-O1\n") !=
+          with_flags);
+    CHECK(make_cache_key(real, "-DA=1", source, none) == base);
   }
-  CHECK(make_cache_key(real, "-DA=1", source) == base);  // and back when it is unset again
   // Different keys give different file names.
   CHECK(hash_of(base) != hash_of(make_cache_key(real, "-DA=2", source)));
   CHECK(hash_of(base).size() == 64);

@@ -1,8 +1,16 @@
 // The kernel cache from the inside, part 2: the folder store. Each case has its own
 // temporary folder and store: security checks, atomic writes, loads of bad entries,
 // read-only use, and least-recently-used pruning.
+#include <stdio.h>  // renameat2
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <thread>
+
 #include "cache/store.hpp"
 #include "cache_test_support.hpp"
+#include "log.hpp"
 
 using namespace xgpu_cache_test;
 using xgpu::detail::CacheStore;
@@ -166,6 +174,123 @@ TEST_CASE("a symlink at any level below the cache folder is never followed", "[c
       CHECK(store.entries().empty());            // not listed through it
       CHECK(store.prune(0).empty());             // not pruned through it
       CHECK(files_under(elsewhere) == planted);
+    }
+  }
+}
+
+namespace {
+
+// The attacker's best moment against a check-then-open: right after the check. While set,
+// every lstat() this process makes of the watched path is followed at once by the swap. The
+// test executable defines lstat() itself (below), so the store's own calls, linked into it,
+// come here; the drivers' and libraries' do not.
+std::mutex g_watch_mutex;
+std::string g_watched;
+std::function<void()> g_swap_after_check;
+
+}  // namespace
+
+extern "C" int lstat(const char* path, struct stat* info) noexcept {
+  const int result = fstatat(AT_FDCWD, path, info, AT_SYMLINK_NOFOLLOW);
+  std::lock_guard<std::mutex> lock(g_watch_mutex);
+  if (g_swap_after_check && g_watched == path) g_swap_after_check();
+  return result;
+}
+
+// A layout or fan-out folder swapped for a link (renameat2 RENAME_EXCHANGE, atomic) while the
+// store loads an entry that only the link's target holds, stores another beside it and
+// prunes: swapped all the time from another thread, and swapped right after every check of
+// that folder (a check that the open then trusts). The store opens each level inside the one
+// above with O_NOFOLLOW, so no moment exists at which the link is followed.
+TEST_CASE("a folder swapped for a link while the store works is never followed", "[cache]") {
+  const CacheEntry entry = make_entry("key");
+  const std::string hash = hash_of(entry.key);
+  // Another entry in the same fan-out folder, to store while the swaps go on.
+  CacheEntry other;
+  for (int i = 0; other.key.empty() || hash_of(other.key).compare(0, 2, hash, 0, 2) != 0; ++i) {
+    other = make_entry("other " + std::to_string(i));
+  }
+  for (const std::string level : {"v1", "fan-out"}) {
+    for (const std::string when : {"all the time", "after every check"}) {
+      DYNAMIC_SECTION(level << ", swapped " << when) {
+        TempFolder temp;
+        const std::string folder = temp / "cache";
+        const std::string elsewhere = temp / "elsewhere";
+        CacheStore store(settings_for(folder));
+        REQUIRE(store.writable());
+        const std::string path = entry_path(folder, hash);
+        const std::string fan_out = path.substr(0, path.rfind('/'));
+        const std::string swapped = level == "v1" ? folder + "/v1" : fan_out;
+        const std::string link = swapped + "-link";
+        // The real folders hold nothing; through the link, the entry is where a load looks.
+        REQUIRE(fs::create_directories(fan_out));
+        const std::string planted = elsewhere + path.substr(folder.size());
+        REQUIRE(fs::create_directories(planted.substr(0, planted.rfind('/'))));
+        write_bytes(planted, xgpu::detail::encode_entry(entry));
+        const std::vector<std::string> planted_files = files_under(elsewhere);
+        const std::string target = elsewhere + swapped.substr(folder.size());
+        REQUIRE(symlink(target.c_str(), link.c_str()) == 0);
+        std::atomic<long> swaps{0};
+        auto exchange = [&] {
+          const bool done =
+              renameat2(AT_FDCWD, swapped.c_str(), AT_FDCWD, link.c_str(), RENAME_EXCHANGE) == 0;
+          if (done) swaps.fetch_add(1);
+          return done;
+        };
+        if (!exchange() || !exchange()) {
+          WARN("renameat2(RENAME_EXCHANGE) fails here ("
+               << std::strerror(errno) << "): cannot swap atomically; case skipped");
+          return;
+        }
+        swaps = 0;
+        // The real folder back in place, if the link is there.
+        auto real_in_place = [&] {
+          struct stat info {};
+          if (fstatat(AT_FDCWD, swapped.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 &&
+              S_ISLNK(info.st_mode))
+            exchange();
+        };
+        std::atomic<bool> stop{false};
+        std::thread swapper;
+        if (when == "all the time") {
+          swapper = std::thread([&] {
+            while (!stop.load() && exchange()) {
+            }
+          });
+        } else {
+          std::lock_guard<std::mutex> lock(g_watch_mutex);
+          g_watched = swapped;
+          g_swap_after_check = [&] { exchange(); };
+        }
+        // Each refusal is a warning (a planted link is worth one): not thousands of them here.
+        auto& log = xgpu::detail::logger("cache");
+        const auto level_before = log.level();
+        log.set_level(spdlog::level::off);
+        int read_through = 0;
+        const int tries = when == "all the time" ? 4000 : 200;
+        for (int i = 0; i < tries; ++i) {
+          read_through += store.load(hash, entry.key).has_value() ? 1 : 0;
+          if (when != "all the time") real_in_place();
+          if (i % 16 == 0) store.store(hash_of(other.key), other);
+          if (when != "all the time") real_in_place();
+          if (i % 64 == 0) store.prune(1ull << 30);
+          if (when != "all the time") real_in_place();
+        }
+        stop = true;
+        if (swapper.joinable()) swapper.join();
+        {
+          std::lock_guard<std::mutex> lock(g_watch_mutex);
+          g_swap_after_check = nullptr;
+        }
+        log.set_level(level_before);
+        INFO(swaps.load() << " swaps during " << tries << " loads");
+        // The swaps took place, how many the machine's load decides. After every check: none
+        // here, since the store makes no check of a folder apart from the open (a store that
+        // checked with lstat, then opened, read the planted entry at each load).
+        if (when == "all the time") CHECK(swaps.load() > 0);
+        CHECK(read_through == 0);
+        CHECK(files_under(elsewhere) == planted_files);  // nothing written nor removed there
+      }
     }
   }
 }

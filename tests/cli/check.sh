@@ -33,12 +33,12 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Variables from the developer's shell must not change what the test sees, and kernels the
-# test builds (--probe) go to a cache of its own.
-unset XGPU_DEVICE XGPU_VISIBLE_DEVICES XGPU_BACKEND_PATH XGPU_LOG_LEVEL NO_COLOR \
-  XGPU_PROFILE XGPU_PROFILE_BACKING XGPU_PROFILE_DIR \
-  XGPU_CUDA_LIBRARY XGPU_NVRTC_LIBRARY XGPU_CUBLAS_LIBRARY \
-  POCL_DEVICES OCL_ICD_VENDORS OCL_ICD_FILENAMES
+# Variables from the developer's shell must not change what the test sees (every XGPU_*
+# setting among them), and kernels the test builds (--probe) go to a cache of its own.
+for name in $(compgen -e); do
+  if [[ $name == XGPU_* ]]; then unset "$name"; fi
+done
+unset NO_COLOR POCL_DEVICES OCL_ICD_VENDORS OCL_ICD_FILENAMES
 export XGPU_CACHE_DIR="$work/cache"
 for assignment in ${envs[@]+"${envs[@]}"}; do export "${assignment?}"; done
 if [[ $tty -eq 1 ]]; then

@@ -46,6 +46,23 @@ def compare(xgpu, earlier):
     return rows, run.stdout
 
 
+def refused_without_figures(xgpu, report):
+    """An earlier report whose devices lack their figures (found by tests/fuzz: reading the
+    missing list was undefined) is refused before anything runs, naming what is missing."""
+    copy = json.loads(json.dumps(report))
+    for device in copy["devices"]:
+        del device["figures"]
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
+        json.dump(copy, out)
+    try:
+        run = subprocess.run([xgpu, "bench", "dispatch", "--quick", "-d", "pocl", "--compare",
+                              out.name], capture_output=True, text=True, timeout=100)
+    finally:
+        os.unlink(out.name)
+    if run.returncode != 2 or 'has no "figures" list' not in run.stderr:
+        sys.exit(f"a report without figures: exit {run.returncode}, {run.stderr}")
+
+
 def main():
     xgpu, report_file = sys.argv[1], sys.argv[2]
     with open(report_file) as f:
@@ -58,7 +75,8 @@ def main():
     flagged = [r for r in rows if r.rstrip().endswith("regressed")]
     if flagged or "no case regressed by more than 10%" not in text:
         sys.exit("cases 100x better than before were flagged:\n" + "\n".join(flagged))
-    print(f"flags right: {len(rows)} cases each way")
+    refused_without_figures(xgpu, report)
+    print(f"flags right: {len(rows)} cases each way; a report without figures refused")
 
 
 if __name__ == "__main__":

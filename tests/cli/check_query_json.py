@@ -3,7 +3,8 @@
 
 Options narrow what is expected: --devices N (exactly N devices), --platform NAME (some
 device is on that platform), --indices 0,2 (the devices' indices, in order), --probe (each
-device has a "probe" object, and the driver's promises were kept).
+device has a "probe" object, and the driver's promises were kept), --field I.NAME=JSON
+(device I's field NAME is that JSON value; repeatable).
 """
 import argparse
 import json
@@ -11,7 +12,7 @@ import sys
 
 # field -> accepted types; None in a tuple means the field may be null.
 DEVICE_FIELDS = {
-    "index": (int,), "backend": (str,),
+    "index": (int,), "backend": (str,), "selector": (str,), "preferred": (bool,),
     "platform_name": (str,), "platform_vendor": (str,), "platform_version": (str,),
     "name": (str,), "vendor": (str,), "vendor_id": (int,),
     "hardware_vendor": (str,), "implementation": (str,), "type": (list,),
@@ -22,9 +23,13 @@ DEVICE_FIELDS = {
     "work_group_multiple": (int,),
     "fp16": (bool,), "fp64": (bool,), "ecc": (bool,), "host_unified_memory": (bool,),
     "images": (bool,), "non_uniform_work_groups": (bool,), "extensions": (list,),
-    "uuid": (str, None), "pci_bus_id": (str, None),
+    "uuid": (str, None), "pci_bus_id": (str, None), "physical_id": (str, None),
+    "aliases": (list,),
     "vendor_extras": (dict,), "query_errors": (dict,),
 }
+# Where a device was seen from, not what it is: a profile (a capture of a device object) need
+# not carry them, and a profile device never reports an identity.
+WHERE_FIELDS = ("index", "backend", "selector", "preferred", "physical_id", "aliases")
 BACKEND_FIELDS = {"name": (str,), "path": (str,), "loaded": (bool,), "device_count": (int,),
                   "message": (str,)}
 
@@ -70,6 +75,12 @@ def check_device(device, where, errors):
         errors.append(f"{where}: max_allocation exceeds global_memory")
     if not all(isinstance(v, str) for v in device["vendor_extras"].values()):
         errors.append(f"{where}: vendor_extras values must be strings")
+    if not all(isinstance(a, str) and ":" in a for a in device["aliases"]):
+        errors.append(f"{where}: aliases {device['aliases']} are not selectors such as cuda:0")
+    if device["aliases"] and device["physical_id"] is None:
+        errors.append(f"{where}: aliases without a physical_id")
+    if device["physical_id"] is not None and not device["physical_id"].startswith(("uuid:", "pci:")):
+        errors.append(f"{where}: physical_id {device['physical_id']!r} is neither uuid: nor pci:")
 
 
 def check_probe(device, where, errors):
@@ -101,6 +112,7 @@ def main():
     parser.add_argument("--platform", action="append", default=[])
     parser.add_argument("--indices")
     parser.add_argument("--probe", action="store_true")
+    parser.add_argument("--field", action="append", default=[])
     args = parser.parse_args()
 
     document = json.load(sys.stdin)
@@ -133,6 +145,13 @@ def main():
         have = [d["index"] for d in devices]
         if have != want:
             errors.append(f"device indices {have}, expected {want}")
+    for expectation in args.field:
+        where, value = expectation.split("=", 1)
+        index, name = where.split(".", 1)
+        want = json.loads(value)
+        have = devices[int(index)].get(name) if int(index) < len(devices) else "(no such device)"
+        if have != want:
+            errors.append(f"devices[{index}].{name} is {have!r}, expected {want!r}")
     if args.probe:
         for device in devices:
             check_probe(device, f"device {device['index']}", errors)

@@ -87,10 +87,14 @@ TEST_CASE("a table aligns columns and ignores colour escapes when measuring", "[
 TEST_CASE("colour follows --color, NO_COLOR and the terminal", "[cli]") {
   CHECK(color_enabled(ColorMode::always, stdout));
   CHECK_FALSE(color_enabled(ColorMode::never, stdout));
-  setenv("NO_COLOR", "1", 1);
-  CHECK_FALSE(color_enabled(ColorMode::automatic, stdout));
-  CHECK(color_enabled(ColorMode::always, stdout));  // an explicit flag beats NO_COLOR
-  unsetenv("NO_COLOR");
+  // The rule, given the variables (the test sets none: setenv() can race other threads).
+  CHECK(color_enabled(ColorMode::automatic, nullptr, "xterm", true));
+  CHECK_FALSE(color_enabled(ColorMode::automatic, nullptr, "xterm", false));  // not a terminal
+  CHECK_FALSE(color_enabled(ColorMode::automatic, "1", "xterm", true));
+  CHECK(color_enabled(ColorMode::automatic, "", "xterm", true));  // empty NO_COLOR: unset
+  CHECK_FALSE(color_enabled(ColorMode::automatic, nullptr, "dumb", true));
+  CHECK(color_enabled(ColorMode::always, "1", "dumb", false));  // an explicit flag beats NO_COLOR
+  CHECK_FALSE(color_enabled(ColorMode::never, nullptr, "xterm", true));
   CHECK(Style(false).red("x") == "x");
   CHECK(Style(true).red("x") == "\033[31mx\033[0m");
 }

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <xgpu/common/settings.hpp>
 
 #include "doctor.hpp"
 
@@ -281,6 +282,76 @@ TEST_CASE("doctor: XGPU_* variables", "[doctor]") {
   CHECK(find_subject(findings, "XGPU_CACHE_MAX_SIZE=lots")->status == Status::problem);
   CHECK(find_subject(findings, "XGPU_SORT_SHAPE=cpu")->status == Status::ok);
   CHECK(problems_in(findings) == 3);
+}
+
+// Against the settings registry: every name it lists is read by xgpu (none is "not read" nor
+// taken for a typo of another, as XGPU_CUBLAS_LIBRARY once was of XGPU_CLBLAST_LIBRARY), and
+// a value it would refuse is a problem naming the nearest right word.
+TEST_CASE("doctor: every registered setting is known, and bad values named", "[doctor]") {
+  using xgpu::common::SettingType;
+  std::map<std::string, std::string> environment;
+  for (const xgpu::common::SettingSpec& spec : xgpu::common::all_settings()) {
+    // The two selectors of devices are checked against this machine's devices: not here.
+    if (spec.type == SettingType::selector && std::string(spec.name) != "XGPU_PROFILE_BACKING")
+      continue;
+    const std::string value = spec.type == SettingType::word
+                                  ? xgpu::common::split_field(spec.allowed).front()
+                              : spec.type == SettingType::size         ? "2G"
+                              : spec.type == SettingType::memory_limit ? "0.8"
+                              : spec.type == SettingType::module_list  ? "cuda,opencl"
+                                                                       : "something";
+    environment[spec.name] = value;
+  }
+  for (const char* name :
+       {"XGPU_TRACE", "XGPU_PROFILE", "XGPU_PROFILE_BACKING", "XGPU_PROFILE_DIR",
+        "XGPU_MEMORY_LIMIT", "XGPU_HOST_MEMORY", "XGPU_ALLOCATOR", "XGPU_CUDA_LIBRARY",
+        "XGPU_CUBLAS_LIBRARY", "XGPU_NVRTC_LIBRARY", "XGPU_BACKEND_ORDER"}) {
+    REQUIRE(environment.count(name) == 1);
+  }
+  const Findings findings = check_variables(environment);
+  REQUIRE(findings.size() == environment.size());
+  for (const Finding& finding : findings) {
+    INFO(finding.subject << ": " << finding.detail);
+    CHECK(finding.status == Status::ok);
+  }
+
+  const Findings bad = check_variables({{"XGPU_GEMM", "blas"},
+                                        {"XGPU_ALLOCATOR", "pool"},
+                                        {"XGPU_MEMORY_LIMIT", "1.5"},
+                                        {"XGPU_CUBLAS_LIBARY", "libcublas.so"}});
+  CHECK(problems_in(bad) == 4);
+  CHECK_THAT(find_subject(bad, "XGPU_GEMM=blas")->detail,
+             Catch::Contains("did you mean 'vendor_blas'?"));
+  CHECK_THAT(find_subject(bad, "XGPU_GEMM=blas")->fix, Catch::Contains("XGPU_GEMM=vendor_blas"));
+  CHECK_THAT(find_subject(bad, "XGPU_ALLOCATOR=pool")->detail,
+             Catch::Contains("did you mean 'caching'?") || Catch::Contains("caching, direct"));
+  CHECK_THAT(find_subject(bad, "XGPU_MEMORY_LIMIT=1.5")->detail,
+             Catch::Contains("XGPU_MEMORY_LIMIT='1.5'"));
+  CHECK_THAT(find_subject(bad, "XGPU_CUBLAS_LIBARY=libcublas.so")->detail,
+             Catch::Contains("did you mean XGPU_CUBLAS_LIBRARY?"));
+}
+
+TEST_CASE("doctor --settings: every setting, its value and where it came from", "[doctor]") {
+  const std::vector<SettingLine> lines = settings_lines();
+  REQUIRE(lines.size() == xgpu::common::all_settings().size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const xgpu::common::SettingSpec& spec = xgpu::common::all_settings()[i];
+    CHECK(lines[i].name == spec.name);
+    const std::optional<std::string> set = xgpu::common::read_setting(spec.id);
+    CHECK(lines[i].source == (set ? "environment" : "default"));
+    if (set) CHECK(lines[i].value == *set);
+  }
+  std::ostringstream text;
+  print_settings(text,
+                 {{"XGPU_GEMM", "blas", "environment", "XGPU_GEMM='blas' is not one"},
+                  {"XGPU_CACHE", "1", "default", ""}},
+                 xgpu::cli::Style(false));
+  CHECK_THAT(text.str(), Catch::Contains("XGPU_GEMM   blas   environment"));
+  CHECK_THAT(text.str(), Catch::Contains("XGPU_CACHE  1      default"));
+  CHECK_THAT(text.str(), Catch::Contains("problem: XGPU_GEMM='blas' is not one"));
+  const auto json = nlohmann::json::parse(settings_json(lines));
+  CHECK(json["schema_version"] == 1);
+  CHECK(json["settings"].size() == lines.size());
 }
 
 TEST_CASE("doctor: the checklist and its JSON", "[doctor]") {

@@ -11,13 +11,16 @@
 #include <xgpu/opencl.hpp>
 
 #include "../../tools/xgpu/bench_alloc_trace.hpp"  // the training step bench memory replays
+#include "core/slow_fill.hpp"
 #include "queue_gate.hpp"
 #include "test_support.hpp"
 
 using xgpu_test::capture_error;
 using xgpu_test::check_error;
+using xgpu_test::free_while_running;
+using xgpu_test::kSlowFill;
+using xgpu_test::on_each_pocl_device;
 using xgpu_test::QueueGate;
-using xgpu_test::ScopedEnv;
 
 namespace {
 
@@ -235,51 +238,6 @@ TEST_CASE("pooled buffers are whole buffers to kernels, copies, fills, maps and 
   }
 }
 
-// A kernel that runs long enough (the tests pass 3,000,000 rounds, and REQUIRE it still runs)
-// for a test to free its buffer and allocate again while it still writes.
-constexpr const char* kSlowFill = R"(
-    kernel void slow_fill(global int* out, int rounds) {
-      int i = (int)get_global_id(0);
-      uint x = (uint)i;
-      for (int r = 0; r < rounds; ++r) x = x * 1103515245u + 12345u;
-      out[i] = (x == 42u) ? 3 : 1;
-    })";
-
-/// Runs `body` on a context of each PoCL device, each in its own section (Oclgrind would take
-/// minutes over kSlowFill), and checks that it ran where PoCL is present: a loop over no
-/// device asserts nothing.
-template <class Body>
-void on_each_pocl_device(Body&& body) {
-  xgpu_test::for_each_pocl_device([&](const xgpu::Device& device) {
-    xgpu::Context context(device);
-    body(context);
-  });
-}
-
-/// A block freed while kSlowFill still writes it on `queue`, and the next block of the same
-/// size: this thread's last queue was `queue`, so the pool hands the freed block out at once.
-struct FreedWhileRunning {
-  xgpu::Event running;            ///< the kernel, still pending (REQUIREd)
-  cl_mem freed_handle = nullptr;  ///< the freed block's native handle
-  std::uint64_t reserved = 0;     ///< the pool's reserved bytes before the new allocation
-  xgpu::Buffer<int> fresh;        ///< the new allocation
-};
-
-FreedWhileRunning free_while_running(xgpu::Context& context, xgpu::Queue& queue,
-                                     const xgpu::Kernel& slow, std::size_t n) {
-  FreedWhileRunning result;
-  {
-    xgpu::Buffer<int> doomed = context.alloc<int>(n);
-    result.freed_handle = xgpu::opencl::buffer(doomed);
-    result.running = queue.launch(slow, xgpu::Range{n}, doomed, 3000000);
-    queue.flush();
-  }  // freed while the kernel runs
-  result.reserved = context.memory_stats().reserved;
-  result.fresh = context.alloc<int>(n);
-  REQUIRE(result.running.status() != xgpu::EventStatus::complete);
-  return result;
-}
-
 // A block freed while a kernel still writes it must not reach another queue before the kernel
 // ends: if it did, the kernel's late writes would land in the new owner's data. Also when a
 // later command of another queue used the buffer and has finished: queues are not ordered
@@ -336,39 +294,6 @@ TEST_CASE("a block freed while a kernel writes it is not handed out early", "[me
                xgpu::opencl::buffer(reused_too) == freed_handle));
       }
     }
-  });
-}
-
-// The fallback of the reuse at once: where the module cannot put a barrier on the other queue
-// (queue_barrier absent, or refusing the wait list), the host waits for the previous user's
-// commands before the new owner's first command there. XGPU_MEMORY_TEST_NO_BARRIER=1 takes
-// that path on a driver whose barrier works (runtime/src/memory/test_hooks.hpp). CTest sets it
-// for the whole process (unit.icd.memory_no_barrier): setting it here, with setenv, crashed the
-// process twice in a few full runs, since PoCL's and the kernel cache's threads may be reading
-// the environment at that moment.
-TEST_CASE("with no cross-queue barrier the host waits for the block's previous user",
-          "[memory_no_barrier]") {
-  const char* seam = std::getenv("XGPU_MEMORY_TEST_NO_BARRIER");
-  REQUIRE(seam != nullptr);  // else this would test the barrier, not the host's wait
-  REQUIRE(std::string(seam) == "1");
-  if (direct_allocator()) {
-    SUCCEED("XGPU_ALLOCATOR=direct: no pool");
-    return;
-  }
-  on_each_pocl_device([&](xgpu::Context& context) {
-    xgpu::Queue writer = context.queue();
-    xgpu::Queue other = context.queue();
-    xgpu::Kernel slow = context.build({"slow_fill.cl", kSlowFill}).kernel("slow_fill");
-    const std::size_t n = 256;
-    // (Not the new buffer's native handle yet: asking for it waits for the previous user too.)
-    auto [running, freed_handle, reserved, fresh] = free_while_running(context, writer, slow, n);
-    REQUIRE(context.memory_stats().reserved == reserved);  // no new memory
-    const xgpu::Event filled = other.fill(fresh, 2);       // asynchronous: returns at once...
-    // ...but only once the host has waited for the kernel (a barrier would not block).
-    CHECK(running.status() == xgpu::EventStatus::complete);
-    filled.wait();
-    CHECK(other.read(fresh) == std::vector<int>(n, 2));  // the kernel's 1s came before
-    CHECK(xgpu::opencl::buffer(fresh) == freed_handle);  // it was the freed block
   });
 }
 
@@ -433,31 +358,38 @@ TEST_CASE("the memory limit gives out_of_memory, keeps what was allocated, allow
   }
 }
 
-TEST_CASE("XGPU_MEMORY_LIMIT and XGPU_ALLOCATOR are read at context creation", "[memory]") {
+// XGPU_MEMORY_LIMIT and XGPU_ALLOCATOR are read once per process and applied at each context's
+// creation: the CTest entries unit.icd.settings.* set one value each (tests/CMakeLists.txt).
+// Every malformed limit is refused by the same parser, which core/test_settings.cpp checks
+// through xgpu::check_setting.
+TEST_CASE("XGPU_MEMORY_LIMIT is applied at context creation", "[.env_memory_limit]") {
   const std::vector<xgpu::Device> all = xgpu::devices();
   REQUIRE(!all.empty());
   const xgpu::Device& device = all.front();
-  for (const char* bad : {"lots", "-1G", "0", "0.0", "1.5", "4Q"}) {
-    INFO("XGPU_MEMORY_LIMIT=" << bad);
-    ScopedEnv limit("XGPU_MEMORY_LIMIT", std::string(bad));
-    check_error(capture_error([&] { xgpu::Context context(device); }), xgpu::Errc::invalid_argument,
-                {"XGPU_MEMORY_LIMIT='" + std::string(bad) + "'"});
-  }
-  {
-    ScopedEnv limit("XGPU_MEMORY_LIMIT", std::string("64M"));
+  const std::string value = xgpu_test::env("XGPU_MEMORY_LIMIT").value_or("");
+  INFO("XGPU_MEMORY_LIMIT=" << value);
+  if (value == "64M") {
     CHECK(xgpu::Context(device).memory_stats().limit == 64 * kMiB);
-  }
-  {
-    ScopedEnv limit("XGPU_MEMORY_LIMIT", std::string("0.5"));
+  } else if (value == "0.5") {
     CHECK(xgpu::Context(device).memory_stats().limit == device.info().global_memory / 2);
+  } else if (value == "lots") {
+    check_error(capture_error([&] { xgpu::Context context(device); }), xgpu::Errc::invalid_argument,
+                {"XGPU_MEMORY_LIMIT='lots'"});
+  } else {
+    FAIL("no expectation for XGPU_MEMORY_LIMIT='" << value << "'");
   }
-  {
-    ScopedEnv allocator("XGPU_ALLOCATOR", std::string("pooled"));
+}
+
+TEST_CASE("XGPU_ALLOCATOR is applied at context creation", "[.env_allocator]") {
+  const std::vector<xgpu::Device> all = xgpu::devices();
+  REQUIRE(!all.empty());
+  const xgpu::Device& device = all.front();
+  const std::string value = xgpu_test::env("XGPU_ALLOCATOR").value_or("");
+  INFO("XGPU_ALLOCATOR=" << value);
+  if (value == "pooled") {
     check_error(capture_error([&] { xgpu::Context context(device); }), xgpu::Errc::invalid_argument,
                 {"XGPU_ALLOCATOR='pooled'", "caching", "direct"});
-  }
-  {  // direct: every buffer its own driver buffer, nothing cached
-    ScopedEnv allocator("XGPU_ALLOCATOR", std::string("direct"));
+  } else if (value == "direct") {  // every buffer its own driver buffer, nothing cached
     xgpu::Context context(device);
     {
       auto a = context.alloc<float>(10);
@@ -465,5 +397,7 @@ TEST_CASE("XGPU_MEMORY_LIMIT and XGPU_ALLOCATOR are read at context creation", "
       CHECK(context.memory_stats().reserved == 4040);
     }
     CHECK(context.memory_stats().reserved == 0);
+  } else {
+    FAIL("no expectation for XGPU_ALLOCATOR='" << value << "'");
   }
 }

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <optional>
 
+#include "memory/pool.hpp"
 #include "util/byte_size.hpp"
+#include "xgpu/error.hpp"
 
 namespace {
 
@@ -87,5 +89,24 @@ TEST_CASE("a printed size parses back to the same count", "[byte_size]") {
     std::string text = xgpu::format_bytes(bytes);
     text.erase(text.find(' '), 1);  // "1.5 GiB" -> "1.5GiB"
     CHECK(parse(text.c_str()) == Bytes(bytes));
+  }
+}
+
+// Found by fuzzing (tests/fuzz/fuzz_byte_size.cpp): a fraction of the largest size a profile
+// may claim overflowed the conversion back from double, and one too small to be a byte gave
+// a limit of 0, which means no limit at all.
+TEST_CASE("XGPU_MEMORY_LIMIT's fractions stay within the device's memory", "[byte_size]") {
+  using xgpu::detail::parse_memory_limit;
+  CHECK(parse_memory_limit("1.0", kMax, "XGPU_MEMORY_LIMIT") == kMax);
+  CHECK(parse_memory_limit("1.0", kMax - 1, "XGPU_MEMORY_LIMIT") == kMax - 1);
+  CHECK(parse_memory_limit("0.5", 8ull << 30, "XGPU_MEMORY_LIMIT") == 4ull << 30);
+  CHECK(parse_memory_limit("1.0", 3, "XGPU_MEMORY_LIMIT") == 3);
+  try {
+    parse_memory_limit("0.1", 3, "XGPU_MEMORY_LIMIT");
+    FAIL("a limit of 0.3 bytes was taken");
+  } catch (const xgpu::Error& error) {
+    CHECK(error.code() == xgpu::Errc::invalid_argument);
+    CHECK_THAT(error.what(),
+               Catch::Contains("XGPU_MEMORY_LIMIT='0.1'") && Catch::Contains("less than one byte"));
   }
 }

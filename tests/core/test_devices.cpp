@@ -65,10 +65,14 @@ TEST_CASE("devices are values that know their place", "[devices]") {
     CHECK(device);
     CHECK(device.index() == i);
     records.insert(device.record());
-    // describe() names the backend, the index and the device.
+    // describe() names the device's own selector (its backend and its place among that
+    // backend's devices), which picks exactly it, and the device.
     CHECK_THAT(device.describe(), Catch::Matchers::Contains(device.info().name));
-    CHECK_THAT(device.describe(),
-               Catch::Matchers::Contains(device.info().backend + ":" + std::to_string(i)));
+    CHECK_THAT(device.describe(), Catch::Matchers::StartsWith(device.selector() + " "));
+    CHECK_THAT(device.selector(), Catch::Matchers::StartsWith(device.info().backend + ":"));
+    CHECK(xgpu::select(device.selector()) == device);
+    // No GPU here is seen by two modules: every device is its own physical device.
+    CHECK(device.aliases().empty());
     xgpu::Device copy = device;
     CHECK(copy == device);
     if (i > 0) CHECK(device != devices[0]);

@@ -117,8 +117,10 @@ TEST_CASE("a HostBuffer dropped during an async copy is freed only after it", "[
 
 // The same with ordinary memory (XGPU_HOST_MEMORY=pageable): the memory AddressSanitizer
 // tracks, so that in the ASan stage a free that did not wait would be a reported use after free.
-TEST_CASE("a pageable HostBuffer dropped during a copy is freed only after it", "[host_memory]") {
-  xgpu_test::ScopedEnv pageable("XGPU_HOST_MEMORY", "pageable");
+// XGPU_HOST_MEMORY is read once per process: unit.icd.settings.a sets it (tests/CMakeLists.txt).
+TEST_CASE("a pageable HostBuffer dropped during a copy is freed only after it",
+          "[.env_host_memory_pageable]") {
+  REQUIRE(xgpu_test::env("XGPU_HOST_MEMORY") == std::string("pageable"));
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {
       xgpu::Context context(device);
@@ -139,11 +141,12 @@ TEST_CASE("a pageable HostBuffer dropped during a copy is freed only after it", 
   }
 }
 
-TEST_CASE("XGPU_HOST_MEMORY with an unknown value is refused by name", "[host_memory][errors]") {
-  xgpu_test::ScopedEnv lots("XGPU_HOST_MEMORY", "lots");
+// unit.icd.settings.c sets XGPU_HOST_MEMORY=lots.
+TEST_CASE("XGPU_HOST_MEMORY with an unknown value is refused by name", "[.env_host_memory_bad]") {
+  REQUIRE(xgpu_test::env("XGPU_HOST_MEMORY") == std::string("lots"));
   xgpu::Context context(xgpu::devices().at(0));
   check_error(capture_error([&] { context.alloc_host<int>(4); }), xgpu::Errc::invalid_argument,
-              {"XGPU_HOST_MEMORY=lots", "pageable"});
+              {"XGPU_HOST_MEMORY='lots'", "pageable"});
 }
 
 TEST_CASE("Queue::wait and Queue::marker order commands across queues", "[host_memory]") {

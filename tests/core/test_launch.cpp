@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <set>
 
 #include "test_support.hpp"
 
@@ -112,6 +113,56 @@ TEST_CASE("2-D and 3-D ranges with work-groups and offsets", "[launch]") {
         queue.launch(where, global, local, ids, 8u, 4u);
         check_where(queue.read(ids), global, local, xgpu::Range{0, 0});
       }
+    }
+  }
+}
+
+// A kernel launched with a global size that changes every time and no work-group size: what it
+// sees of the global range is the caller's, every item runs once, and on PoCL the work-group
+// sizes stay few (quirk choose_local_size: PoCL compiles a work-group function per size, so a
+// size picked per global size compiled at nearly every launch).
+TEST_CASE("launches of varying sizes without a work-group size keep the shapes few", "[launch]") {
+  const char* const source = R"(
+kernel void shape(global uint* seen, global uint* out) {
+  const size_t i = get_global_id(0);
+  out[i] += 1;
+  if (i == 0) {
+    seen[0] = (uint)get_global_size(0);
+    seen[1] = (uint)get_local_size(0);
+    seen[2] = (uint)get_num_groups(0);
+  }
+}
+)";
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Kernel shape = context.build({"shape.cl", source}).kernel("shape");
+      const std::size_t launches = xgpu_test::is_oclgrind(device) ? 8 : 40;
+      std::set<std::uint32_t> local_sizes;
+      for (std::size_t i = 0; i < launches; ++i) {
+        // Odd, even, prime, powers of two and their multiples: 1037 = 17 x 61, 1536 = 3 x 2^9.
+        const std::size_t n = 1000 + 37 * i + (i % 3 == 0 ? 3 * i : 0);
+        xgpu::Buffer<std::uint32_t> seen = context.alloc<std::uint32_t>(3);
+        xgpu::Buffer<std::uint32_t> out = context.alloc<std::uint32_t>(n);
+        queue.fill(out, 0u);
+        queue.launch(shape, xgpu::Range{n}, seen, out);
+        const std::vector<std::uint32_t> got = queue.read(seen);
+        INFO("global size " << n);
+        CHECK(got[0] == n);
+        CHECK(got[1] * got[2] == n);  // whole groups over exactly the caller's range
+        CHECK(queue.read(out) == std::vector<std::uint32_t>(n, 1));
+        local_sizes.insert(got[1]);
+        if (xgpu_test::is_pocl(device)) {
+          // The largest power of two dividing n, within the kernel's maximum.
+          std::size_t expected = 1;
+          while (n % (expected * 2) == 0 && expected * 2 <= shape.limits().max_work_group_size)
+            expected *= 2;
+          CHECK(got[1] == expected);
+        }
+      }
+      INFO(local_sizes.size() << " work-group sizes over " << launches << " global sizes");
+      if (xgpu_test::is_pocl(device)) CHECK(local_sizes.size() <= 13);  // 1, 2, ... 4096
     }
   }
 }

@@ -5,7 +5,6 @@
 using xgpu_test::capture_error;
 using xgpu_test::check_error;
 using xgpu_test::count_implementation;
-using xgpu_test::ScopedEnv;
 
 namespace {
 bool has_type(const xgpu::Device& device, std::uint32_t bit) {
@@ -153,32 +152,37 @@ TEST_CASE("mistyped selector words and requirement keys get a suggestion", "[sel
               xgpu::Errc::invalid_selector, {"'mme': did you mean 'mem'?"});
 }
 
-TEST_CASE("XGPU_DEVICE is the default selector", "[selector]") {
-  {
-    ScopedEnv device("XGPU_DEVICE", "pocl");
+// XGPU_DEVICE is read once per process: the CTest entries unit.icd.settings.* set one value
+// each (tests/CMakeLists.txt); without it (every other entry) the default applies.
+TEST_CASE("XGPU_DEVICE is the default selector", "[.env_device]") {
+  const std::string value = xgpu_test::env("XGPU_DEVICE").value_or("");
+  INFO("XGPU_DEVICE=" << value);
+  if (value == "pocl") {
     CHECK(xgpu::select().info().implementation == "pocl");
-  }
-  if (count_implementation("oclgrind") > 0) {
-    ScopedEnv device("XGPU_DEVICE", "oclgrind");
+  } else if (value == "oclgrind" && count_implementation("oclgrind") > 0) {
     CHECK(xgpu::select().info().implementation == "oclgrind");
     CHECK(xgpu::select("pocl").info().implementation == "pocl");  // an explicit one wins
-  }
-  {
-    ScopedEnv device("XGPU_DEVICE", "nvidai");
+  } else if (value == "oclgrind") {
+    check_error(capture_error([] { xgpu::select(); }), xgpu::Errc::no_device,
+                {"oclgrind", "XGPU_DEVICE"});
+  } else if (value == "nvidai") {
     check_error(capture_error([] { xgpu::select(); }), xgpu::Errc::invalid_selector, {"nvidai"});
-  }
-  {
-    ScopedEnv device("XGPU_DEVICE", "99");
+  } else if (value == "99") {
     check_error(capture_error([] { xgpu::select(); }), xgpu::Errc::no_device, {"99"});
+  } else {
+    FAIL("no expectation for XGPU_DEVICE='" << value
+                                            << "': the entry must set pocl, oclgrind, "
+                                               "nvidai or 99");
   }
-  {
-    // With no GPU here, the default prefers a real CPU over the simulator.
-    ScopedEnv device("XGPU_DEVICE", std::nullopt);
-    const xgpu::Device chosen = xgpu::select();
-    CHECK(chosen);
-    if (xgpu::select_all("gpu").empty() && xgpu::select_all("accelerator").empty()) {
-      CHECK(chosen.info().implementation == "pocl");
-    }
+}
+
+TEST_CASE("without XGPU_DEVICE the default selector prefers a real device", "[selector]") {
+  REQUIRE_FALSE(xgpu_test::env("XGPU_DEVICE"));  // the CTest entries unset it
+  // With no GPU here, the default prefers a real CPU over the simulator.
+  const xgpu::Device chosen = xgpu::select();
+  CHECK(chosen);
+  if (xgpu::select_all("gpu").empty() && xgpu::select_all("accelerator").empty()) {
+    CHECK(chosen.info().implementation == "pocl");
   }
 }
 

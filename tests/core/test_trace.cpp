@@ -68,13 +68,15 @@ struct DeviceRun {
   xgpu::MemoryStats held;  ///< the context's memory_stats() while its buffer lived
 };
 
-// A build, a write, two launches (on two queues, one with profiling) and a read, inside a
-// user range; returns what the trace should show for it.
+// A build, a write, two launches (on two queues, one asked for with profiling) and a read,
+// inside a user range; returns what the trace should show for it. While a trace runs every
+// queue is profiled, the one not asked for too.
 DeviceRun run_small_program(const xgpu::Device& device) {
   xgpu::trace::range step("step on " + device.info().name);
   xgpu::Context context(device);
   xgpu::Queue profiled = context.queue(xgpu::QueueOptions{true});
   xgpu::Queue plain = context.queue();
+  CHECK(plain.profiling());
   const std::size_t n = problem_size(device, 4096);
   std::vector<float> host(n, 1.0f);
   xgpu::Buffer<float> x = context.alloc<float>(n);
@@ -135,15 +137,17 @@ void check_small_program_trace(const json& trace, const std::vector<DeviceRun>& 
       CHECK(event["pid"].get<int>() == pid);
       // Within the range: device times placed on the host clock included.
       CHECK(event["ts"].get<double>() + event["dur"].get<double>() <= end);
+      if (event["cat"] != "build") {
+        // Every queue profiled: every command on the device's clock.
+        CHECK(
+            metadata_name(trace, "thread_name", pid, event["tid"].get<int>()).find("(profiling)") !=
+            std::string::npos);
+        CHECK(event["args"]["clock"].get<std::string>().rfind("device", 0) == 0);
+      }
       if (event["cat"] == "launch") {
         CHECK(event["name"] == "scale");
         CHECK(event["args"]["global"] == json::array({runs[d].bytes / sizeof(float)}));
         launch_tids.insert(event["tid"].get<int>());
-        const bool profiled =
-            metadata_name(trace, "thread_name", pid, event["tid"].get<int>()).find("(profiling)") !=
-            std::string::npos;
-        CHECK(event["args"]["clock"].get<std::string>().rfind(profiled ? "device" : "host", 0) ==
-              0);
       }
       if (event["cat"] == "copy") {
         bytes_by_direction[event["args"]["direction"].get<std::string>()] +=

@@ -265,3 +265,69 @@ TEST_CASE("the cache fingerprint changes with the NVRTC version", "[cuda][transl
   CHECK(old_key.substr(0, old_key.find(',')) == new_key.substr(0, new_key.find(',')));
   CHECK(translation_fingerprint(nvrtc_12_4) == old_key);  // stable
 }
+
+// Found by fuzzing (tests/fuzz/fuzz_opencl_translate.cpp) and while writing its target: the
+// #if evaluator's arithmetic overflowed (undefined in C++), deep nesting overflowed the stack,
+// macros that repeat a macro expanded exponentially (a hang), and std::regex overflowed the
+// stack on a long swizzle name.
+TEST_CASE("#if arithmetic wraps as the compilers' does; what cannot be evaluated is refused",
+          "[cuda][translate]") {
+  auto kernels = [](const std::string& source) {
+    std::string names;
+    for (const KernelSignature& k : translate_opencl_c(source, "k.cl").kernels) names += k.name;
+    return names;
+  };
+  CHECK(kernels("#if (9223372036854775807 + 1) < 0\nkernel void a() {}\n#endif\n"
+                "#if 1 << 64\nkernel void b() {}\n#endif\n"
+                "#if (-9223372036854775807 - 1) / -1 < 0\nkernel void c() {}\n#endif\n"
+                "#if -(-9223372036854775807 - 1) < 0 && 3037000500 * 3037000500 < 0\n"
+                "kernel void d() {}\n#endif\n"
+                "#if (-1 << 3) == -8 && (-8 >> 1) == -4 && (1 >> -1) == 0\n"
+                "kernel void e() {}\n#endif\n") == "acde");
+  auto refusal = [](const std::string& source) {
+    try {
+      translate_opencl_c(source, "k.cl");
+    } catch (const TranslationError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string deep = std::string(100000, '(') + "1" + std::string(100000, ')');
+  CHECK(refusal("\n#if " + deep + "\nkernel void k() {}\n#endif\n") ==
+        "k.cl:2: this #if cannot be evaluated: it nests deeper than 256 levels");
+  std::string repeated = "#define A0 1\n";  // A15 is 4^15 words
+  for (int i = 1; i < 16; ++i)
+    repeated += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" +
+                std::to_string(i - 1) + " A" + std::to_string(i - 1) + " A" +
+                std::to_string(i - 1) + "\n";
+  CHECK(refusal(repeated + "#if 0\n#elif A15\n#endif\n") ==
+        "k.cl:18: this #elif cannot be evaluated: its macros expand to more than 65536 words");
+  // As a parameter's type, such a macro has no size that the translation knows.
+  const Translation t = translate_opencl_c(repeated + "kernel void k(A15 x) {}\n", "k.cl");
+  REQUIRE(t.kernels.size() == 1);
+  CHECK(t.kernels[0].params[0].value_size == 0);
+  // A selector too long to be a swizzle is left for NVRTC to refuse.
+  const std::string name = "s" + std::string(100000, '0');
+  CHECK(contains(body_of(translate_opencl_c(
+                     "kernel void k(global float4* x) { x[0]." + name + " = 1; }", "k.cl")),
+                 "x[0]." + name + " = 1;"));
+}
+
+// Found by fuzzing: an empty parameter was refused on "line 0", and a line continuation inside
+// a string literal was not counted, so every later refusal named the line before its own.
+TEST_CASE("every refusal names the line it is on", "[cuda][translate]") {
+  auto refusal = [](const std::string& source) {
+    try {
+      translate_opencl_c(source, "k.cl");
+    } catch (const TranslationError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(refusal("\nkernel void f(int a,\n) {}") == "k.cl:2: an empty kernel parameter");
+  // In a macro: where it is written.
+  CHECK(refusal("#define K(T) kernel void k_##T(global T* a, ) {}\n\nK(float)\n") ==
+        "k.cl:1: an empty kernel parameter");
+  CHECK(contains(refusal("constant char s[] = \"a\\\nb\";\nkernel void k(image2d_t i) {}"),
+                 "k.cl:3: images (image2d_t)"));
+}

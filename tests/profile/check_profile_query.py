@@ -20,8 +20,10 @@ import subprocess
 import sys
 import tempfile
 
-# Where the capture came from, not what the device is.
-NOT_COMPARED = {"index", "backend", "query_errors", "vendor_extras"}
+# Where the capture came from, not what the device is; and the physical identity, which a
+# simulated device never has (checked in compare()).
+NOT_COMPARED = {"index", "backend", "query_errors", "vendor_extras", "source", "uuid", "pci_bus_id",
+                "selector", "preferred", "physical_id", "aliases"}
 SCHEMA_FIELDS = [
     "platform_name", "platform_vendor", "platform_version", "name", "vendor", "vendor_id",
     "hardware_vendor", "implementation", "type", "device_version", "driver_version",
@@ -70,6 +72,12 @@ def compare(expected, reported, errors):
         errors.append(f"profile_inherited is {inherited}, expected the missing fields {lacking}")
     if reported.get("backend") != "profile":
         errors.append(f"backend is {reported.get('backend')!r}, not 'profile'")
+    # A device of its own, never an alias of the device it runs on or of the one captured.
+    for key in ("uuid", "pci_bus_id", "physical_id"):
+        if reported.get(key) is not None:
+            errors.append(f"{key}: a profile device reports {reported.get(key)!r}, not null")
+    if reported.get("aliases") != []:
+        errors.append(f"aliases: a profile device reports {reported.get('aliases')!r}, not []")
 
 
 def check_match(xgpu, path):

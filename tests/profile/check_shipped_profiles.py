@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "cli"))
-from check_query_json import DEVICE_FIELDS, type_ok  # noqa: E402  (one schema table)
+from check_query_json import DEVICE_FIELDS, WHERE_FIELDS, type_ok  # noqa: E402  (one schema table)
 
 KIB = 1024
 GIB = 1024 ** 3
@@ -65,6 +65,8 @@ def profile_errors(path):
         bad("source", "must cite where the facts come from (a string with at least one address)")
     before_types = len(errors)
     for field, accepted in DEVICE_FIELDS.items():
+        if field in WHERE_FIELDS and field not in ("index", "backend"):
+            continue  # the identity of the capturing machine's device: not the profile's
         if field not in profile:
             bad(field, "missing")
         elif profile[field] is None and field not in ("uuid", "pci_bus_id"):
@@ -142,7 +144,12 @@ def profile_errors(path):
         bad("extensions", "must be distinct names without spaces")
     if not re.match(r"OpenCL C [123]\.\d", profile["language_version"]):
         bad("language_version", f"{profile['language_version']!r} is not 'OpenCL C X.Y ...'")
-    if not re.match(r"OpenCL [123]\.\d", profile["device_version"]):
+    # A device only the cuda module sees (NVIDIA ships no OpenCL for Jetson) is versioned as it
+    # words it (backends/cuda/device_info.cpp).
+    if profile["backend"] == "cuda":
+        if not re.fullmatch(r"CUDA sm_\d{2,3}", profile["device_version"]):
+            bad("device_version", f"{profile['device_version']!r} is not 'CUDA sm_XY'")
+    elif not re.match(r"OpenCL [123]\.\d", profile["device_version"]):
         bad("device_version", f"{profile['device_version']!r} is not 'OpenCL X.Y ...'")
     return errors
 

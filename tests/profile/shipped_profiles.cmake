@@ -44,6 +44,16 @@ if(TARGET xgpu-backend-profile)
   set(profile_icd_dir ${CMAKE_CURRENT_BINARY_DIR}/profile/icd-pocl)
   file(WRITE ${profile_icd_dir}/pocl.icd "libpocl.so.2\n")
   file(GLOB shipped_profiles CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/profiles/*.json)
+  # docs/choosing-a-gpu.md's recipes, run against every shipped profile at once.
+  add_test(NAME profile.choosing_a_gpu
+           COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/check_choosing_a_gpu.py
+                   ${PROJECT_SOURCE_DIR}/docs/choosing-a-gpu.md ${PROJECT_SOURCE_DIR}/profiles
+                   $<TARGET_FILE:xgpu-cli>)
+  set_tests_properties(profile.choosing_a_gpu PROPERTIES
+    LABELS profile
+    TIMEOUT 120
+    ENVIRONMENT "OCL_ICD_VENDORS=${profile_icd_dir};XGPU_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/cache/profile.choosing"
+    ENVIRONMENT_MODIFICATION "POCL_DEVICES=unset:;XGPU_DEVICE=unset:;XGPU_PROFILE_BACKING=unset:;XGPU_PROFILE_DIR=unset:;XGPU_BACKEND_PATH=unset:;XGPU_BACKEND_ORDER=unset:")
   # The library's GPU paths at scale, one test case each, rather than every area's per-type
   # sweeps: those compile a program per element type, about 4 CPU-minutes per profile with a
   # cold PoCL cache (all of them: docs/profiles.md, "In CI"), while these take about one.
@@ -59,8 +69,32 @@ if(TARGET xgpu-backend-profile)
   list(TRANSFORM profile_algorithm_cases PREPEND "\"")
   list(TRANSFORM profile_algorithm_cases APPEND "\"")
   string(JOIN "," profile_algorithm_filter ${profile_algorithm_cases})
+  # The heavy runs (conformance, algorithms) once per set of limits a kernel can meet: the
+  # NVIDIA profiles differ in memory, units and clock but share their driver's limits (group
+  # and item sizes, local memory, arguments, constant buffer, fp16/fp64, images, OpenCL C), so
+  # the first of them in name order stands for the rest; the rest are checked by
+  # profile.shipped_files and docs/choosing-a-gpu.md's test. Keeps CI inside its budget.
+  set(profile_limit_keys max_work_group_size local_memory max_parameter_size
+      max_constant_buffer_size work_group_multiple fp16 fp64 images host_unified_memory
+      non_uniform_work_groups language_version)
+  set(profile_limit_sets "")
   foreach(file IN LISTS shipped_profiles)
     get_filename_component(name ${file} NAME_WE)
+    file(READ ${file} profile_text)
+    set(limits "")
+    foreach(key IN LISTS profile_limit_keys)
+      string(JSON value GET "${profile_text}" ${key})
+      string(APPEND limits "${key}=${value};")
+    endforeach()
+    foreach(d 0 1 2)
+      string(JSON value GET "${profile_text}" max_work_item_sizes ${d})
+      string(APPEND limits "items${d}=${value};")
+    endforeach()
+    string(MD5 limits "${limits}")
+    if(limits IN_LIST profile_limit_sets)
+      continue()
+    endif()
+    list(APPEND profile_limit_sets ${limits})
     # By name, as a user would: the module finds it through shipped_profiles.hpp.
     add_test(NAME conform.profile.${name}
              COMMAND xgpu-cli conform --profile ${name} --quick)

@@ -6,6 +6,7 @@
 #include <xgpu/algorithms.hpp>
 #include <xgpu/extension.hpp>
 
+#include "for_tests.hpp"  // runtime/algorithms/src: what the library exports for tests
 #include "test_support.hpp"
 
 namespace {

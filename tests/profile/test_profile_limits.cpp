@@ -94,6 +94,40 @@ TEST_CASE("profile: the work-group size is the profile's", "[.profile_limits]") 
   dq.finish();
 }
 
+// Run by unit.profile.rocm, with tests/profile/data/rocm-rx7800xt.json (a published ROCm
+// clinfo): the profile loads although each dimension allows more than the whole group, and a
+// launch meets both limits, as ROCm's own enqueue does.
+TEST_CASE("profile: ROCm's 1024 per dimension and 256 per group both apply", "[.profile_rocm]") {
+  const xgpu::Device device = xgpu::select("profile:0");
+  CHECK(device.info().name == "gfx1101");
+  CHECK(device.info().max_work_item_sizes == std::array<std::size_t, 3>{1024, 1024, 1024});
+  CHECK(device.info().max_work_group_size == 256);
+
+  ProfileTable p;
+  xgpu_buffer out = nullptr;
+  REQUIRE(p.t->buffer_create(p.context, 0, 1024 * sizeof(int), &out) == 0);
+  xgpu_kernel fill = p.kernel(kSource, "fill");
+  const int value = 7;
+  CHECK(p.launch(fill, {buffer_arg(out), value_arg(value)}, {1024}, {256}) == 0);
+  // 256 along y: the dimension's limit is 1024, the group's 256.
+  CHECK(p.launch(fill, {buffer_arg(out), value_arg(value)}, {1, 256}, {1, 256}) == 0);
+  CHECK(p.launch(fill, {buffer_arg(out), value_arg(value)}, {1024}, {1024}) == -54);
+  CHECK(p.t->status_name(-54) == std::string("CL_INVALID_WORK_GROUP_SIZE"));
+  CHECK_THAT(p.last_error(), Contains("allows at most 256 work-items per group; the launch "
+                                      "asked for 1024"));
+  p.t->release(XGPU_OBJECT_BUFFER, out);
+
+  // Through the public API: 256 runs, 1024 x 1 x 1 is refused before the driver is asked.
+  xgpu::Context ctx(device);
+  xgpu::Buffer<int> buffer = ctx.alloc<int>(1024);
+  xgpu::Queue q = ctx.queue();
+  xgpu::Kernel k = ctx.build(xgpu::Source{"fill.cl", kSource}).kernel("fill");
+  q.launch(k, xgpu::Range{1024}, xgpu::Range{256}, buffer, 5);
+  CHECK(q.read(buffer) == std::vector<int>(1024, 5));
+  check_error(capture_error([&] { q.launch(k, xgpu::Range{1024}, xgpu::Range{1024}, buffer, 7); }),
+              xgpu::Errc::invalid_range, {"1024", "256"});
+}
+
 TEST_CASE("profile: local memory is the profile's", "[.profile_limits]") {
   ProfileTable p;
   xgpu_buffer out = nullptr;
@@ -298,6 +332,11 @@ TEST_CASE("profile: fp64, images and the OpenCL C version are the profile's", "[
                                               "-cl-std=CL1.2"));
   ctx.build(plain, "-cl-std=CL1.1");
   direct.build(plain, "-cl-std=CL1.2");
+  // Found fuzzing the profile reader: major * 10 + minor overflowed for such a version.
+  const xgpu::Error far_too_new =
+      capture_error([&] { ctx.build(plain, "-cl-std=CL2147483647.0"); });
+  CHECK_THAT(std::string(far_too_new.what()),
+             Contains("supports OpenCL C 1.1; the build asked for -cl-std=CL2147483647.0"));
 }
 
 // The profile has neither images nor sub-groups: a kernel using their built-ins fails to
@@ -347,3 +386,27 @@ TEST_CASE("profile: the device reports the profile", "[.profile_limits]") {
 }
 
 }  // namespace
+
+// When the measurement of a kernel's own local memory at its creation fails (here the first
+// such query of each kernel, failed by tests/profile/fail_first_local_query.c under LD_PRELOAD):
+// the module answers what the driver answers, and a launch counts it, where both read 0. Run by
+// unit.profile.unmeasured only.
+TEST_CASE("profile: an unmeasured kernel's own local memory is the driver's answer",
+          "[.profile_unmeasured]") {
+  const char* preload = std::getenv("LD_PRELOAD");
+  REQUIRE(preload != nullptr);
+  REQUIRE_THAT(preload, Contains("fail-first-local-query"));
+  xgpu::Context context(xgpu::select("profile:0"));
+  xgpu::Kernel tiled = context.build(xgpu::Source{"local.cl", kSource}).kernel("with_tile");
+  CHECK(tiled.limits().local_memory >= 1024 * sizeof(int));  // its tile
+  xgpu::Queue queue = context.queue();
+  xgpu::Buffer<int> out = context.alloc<int>(64);
+  // 4 KiB of its own and 30,000 bytes of arguments: over the profile's 32 KiB (refused by the
+  // core's check or the module's, each counting the kernel's own).
+  const xgpu::Error refused = capture_error([&] {
+    queue.launch(tiled, xgpu::Range{64}, xgpu::Range{64}, out, xgpu::Local<int>(7500));
+  });
+  CHECK_THAT(refused.what(), Contains("32768"));
+  queue.launch(tiled, xgpu::Range{64}, xgpu::Range{64}, out, xgpu::Local<int>(64));
+  CHECK(queue.read(out) == std::vector<int>(64, 3));
+}

@@ -10,18 +10,6 @@
 
 namespace xgpu::conform {
 
-const char* outcome_name(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::pass:
-      return "pass";
-    case Outcome::fail:
-      return "fail";
-    case Outcome::skip:
-      return "skip";
-  }
-  return "?";
-}
-
 Env::Env(const Device& device, bool quick)
     : device_(device), context_(device), queue_(context_.queue({true})), quick_(quick) {}
 

@@ -5,6 +5,8 @@
 #include <iomanip>
 #include <set>
 
+#include "math_check.hpp"
+
 namespace xgpu::conform {
 
 std::vector<Check> selected_checks(const Registry& registry, const std::vector<std::string>& suites,
@@ -21,6 +23,18 @@ std::vector<Check> selected_checks(const Registry& registry, const std::vector<s
     if (in_suite && (names.empty() || named(check))) selected.push_back(check);
   }
   return selected;
+}
+
+std::string why_not_full(const Check& check) {
+  if (check.suite == "math") {
+    for (const math::Function& f : math::float_function_table()) {
+      if (check.name != std::string("float_") + f.name) continue;
+      if (math::full_covers(f)) return {};
+      return "takes " + std::to_string(f.arity) + " arguments (2^" + std::to_string(32 * f.arity) +
+             " input combinations)";
+    }
+  }
+  return "is not a float math function";
 }
 
 void write_check_list(std::ostream& out, const std::vector<Check>& checks) {

@@ -17,6 +17,11 @@ namespace xgpu::conform {
 std::vector<Check> selected_checks(const Registry& registry, const std::vector<std::string>& suites,
                                    const std::vector<std::string>& names = {});
 
+/// Why `xgpu conform --full` cannot go over every input of `check` ("takes 2 arguments (2^64
+/// input pairs)", "is not a float math function"), or empty when it can: --full covers the
+/// one-argument float math functions, and runs any other check as without it.
+std::string why_not_full(const Check& check);
+
 /// One line per check, "suite/name" then "needs <capability>" when it needs one, and a last
 /// line "N checks in M suites".
 void write_check_list(std::ostream& out, const std::vector<Check>& checks);

@@ -255,6 +255,8 @@ Result check_double_function(Env& env, const Program& program, const Function& f
 namespace xgpu::conform::math {
 /// The single-precision table and its program's prelude (helpers for two-result built-ins).
 const std::vector<Function>& float_function_table();
+/// Whether --full goes over every input of `f`: one argument, 2^32 floats (two would be 2^64).
+inline bool full_covers(const Function& f) { return f.arity == 1; }
 extern const char* const kFloatPrelude;
 /// --full: a one-argument float function over every bit pattern in Env::exhaustive()'s
 /// range, in batches, compared on the host with several threads (math_exhaustive.cpp).

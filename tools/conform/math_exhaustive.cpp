@@ -16,7 +16,7 @@ namespace {
 std::string exhaustive_program_text() {
   std::string text = kFloatPrelude;
   for (const Function& f : float_function_table()) {
-    if (f.arity != 1) continue;
+    if (!full_covers(f)) continue;
     text += "kernel void x_" + std::string(f.name) +
             "(uint base, global float* r_) {\n"
             "  size_t i = get_global_id(0);\n"
@@ -82,7 +82,7 @@ Tally judge_in_threads(const Function& f, const std::vector<float>& results, std
 
 Result check_exhaustive(Env& env, const Function& f) {
   const Env::Exhaustive& range = env.exhaustive();
-  if (f.arity != 1)
+  if (!full_covers(f))
     throw std::logic_error(std::string("--full of ") + f.name + ": not one argument");
   if (range.first >= range.end || range.end > (std::uint64_t{1} << 32) || range.batch == 0)
     throw std::invalid_argument(

@@ -39,6 +39,20 @@ std::string xml_escape(const std::string& text) {
 
 }  // namespace
 
+// Here rather than beside the checks: the names are what the reports write, and the
+// --baseline fuzz target (tests/fuzz) links this file alone.
+const char* outcome_name(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::pass:
+      return "pass";
+    case Outcome::fail:
+      return "fail";
+    case Outcome::skip:
+      return "skip";
+  }
+  return "?";
+}
+
 void write_junit(std::ostream& out, const std::vector<DeviceReport>& reports) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"xgpu conform\">\n";
   for (const DeviceReport& report : reports) {

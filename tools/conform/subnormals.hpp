@@ -4,9 +4,9 @@
 #pragma once
 
 #include <cmath>
-#include <xgpu/opencl.hpp>
 
 #include "check.hpp"
+#include "float_subnormals.hpp"
 
 namespace xgpu::conform {
 
@@ -15,13 +15,7 @@ inline float flushed(float x) {
   return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
 }
 
-// Whether the device keeps float subnormals (CL_FP_DENORM); true off the opencl backend.
-inline bool keeps_subnormals(Env& env) {
-  if (interop::backend(env.device()) != "opencl") return true;
-  cl_device_fp_config config = 0;
-  clGetDeviceInfo(opencl::device(env.device()), CL_DEVICE_SINGLE_FP_CONFIG, sizeof config, &config,
-                  nullptr);
-  return (config & CL_FP_DENORM) != 0;
-}
+// Whether the device keeps float subnormals (float_subnormals.hpp).
+inline bool keeps_subnormals(Env& env) { return keeps_float_subnormals(env.device()); }
 
 }  // namespace xgpu::conform

@@ -62,10 +62,16 @@ Result minimums(Env& env) {
 Result versions(Env& env) {
   const DeviceInfo& info = env.info();
   int major = 0, minor = 0, c_major = 0, c_minor = 0;
-  if (std::sscanf(info.device_version.c_str(), "OpenCL %d.%d", &major, &minor) != 2)
-    return fail_expected("device_version", "\"OpenCL M.m ...\"", info.device_version);
   if (std::sscanf(info.language_version.c_str(), "OpenCL C %d.%d", &c_major, &c_minor) != 2)
     return fail_expected("language_version", "\"OpenCL C M.m ...\"", info.language_version);
+  // The cuda module's devices (and profiles of them: the Jetson's) state their compute
+  // capability instead (backends/cuda/device_info.cpp); their OpenCL C is the prelude's.
+  int sm = 0;
+  if (std::sscanf(info.device_version.c_str(), "CUDA sm_%d", &sm) == 1 && sm > 0) return pass();
+  if (std::sscanf(info.device_version.c_str(), "OpenCL %d.%d", &major, &minor) != 2)
+    return fail_expected("device_version",
+                         "\"OpenCL M.m ...\" (or the cuda module's \"CUDA sm_XY\")",
+                         info.device_version);
   if (c_major * 10 + c_minor > major * 10 + minor)
     return fail_expected("OpenCL C version", "<= device version " + info.device_version,
                          info.language_version);

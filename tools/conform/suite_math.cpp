@@ -201,7 +201,7 @@ void register_math_float(Registry& registry) {
     registry.add("math", std::string("float_") + f.name, "", [&f](Env& env) {
       const Program program = env.program("conform_math_float.cl",
                                           program_text(float_functions(), "float", kFloatPrelude));
-      if (env.exhaustive().on && f.arity == 1)
+      if (env.exhaustive().on && full_covers(f))
         return with_known_deviation(env, "float_" + std::string(f.name), check_exhaustive(env, f));
       return with_known_deviation(env, "float_" + std::string(f.name),
                                   check_function<float>(env, program, f));

@@ -50,6 +50,9 @@ using Suite = void (*)(const Device& device, const BenchOptions& options,
 void bench_cache(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 void bench_dispatch(const Device& device, const BenchOptions& options,
                     std::vector<Figure>& figures);
+/// The varying-size figures of the dispatch suite (bench_varying.cpp).
+void bench_varying_sizes(const Device& device, const BenchOptions& options,
+                         std::vector<Figure>& figures);
 void bench_memory(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 /// The allocator figures of the memory suite (bench_allocation.cpp).
 void bench_allocator(const Device& device, const BenchOptions& options,
@@ -60,7 +63,14 @@ void bench_compute(const Device& device, const BenchOptions& options, std::vecto
 void bench_library(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 /// The `multi` suite measures a group of devices together (bench_multi.cpp).
 void bench_multi(DeviceGroup& group, const BenchOptions& options, std::vector<Figure>& figures);
+/// Its device-to-device copy from device 0 to device 1 (bench_device_copy.cpp); nothing for a
+/// group of one.
+void bench_device_copy(DeviceGroup& group, const BenchOptions& options,
+                       std::vector<Figure>& figures);
 
+/// What makes `old` no report of `xgpu bench --json` (a missing list, a figure without its
+/// median, ...), or empty when it is one.
+std::string bench_report_problem(const nlohmann::json& old);
 /// Prints, per device of `report` matched by name in the earlier report `old` (both as
 /// `--json` writes them), each case's old median, new median and change in percent.
 /// Returns false, with a message on stderr, where `old` is not such a report.

@@ -151,9 +151,9 @@ void bench_cache(const Device& device, const BenchOptions& options, std::vector<
   const std::string raw_folder = raw_folder_with_sources();
   folders.push_back(raw_folder);
   const std::vector<std::string> raw_environment = {
-      pocl_off, std::string(kRawFolderVariable) + "=" + raw_folder,
-      std::string(kRawPlatformVariable) + "=" + device.info().platform_name,
-      std::string(kRawDeviceVariable) + "=" + device.info().name};
+      pocl_off, std::string(common::spec(kRawFolder).name) + "=" + raw_folder,
+      std::string(common::spec(kRawPlatform).name) + "=" + device.info().platform_name,
+      std::string(common::spec(kRawDevice).name) + "=" + device.info().name};
   run_child("raw-sgemm", raw_environment);
 
   Samples floor, cold, warm, raw;

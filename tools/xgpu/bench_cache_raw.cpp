@@ -31,9 +31,10 @@ void check(cl_int status, const char* what) {
   }
 }
 
-std::string required_environment(const char* name) {
-  const char* value = std::getenv(name);
-  if (!value || !*value) throw std::runtime_error(std::string(name) + " is not set");
+std::string required_environment(common::Setting setting) {
+  const std::string value = common::setting_text(setting);
+  if (value.empty())
+    throw std::runtime_error(std::string(common::spec(setting).name) + " is not set");
   return value;
 }
 
@@ -148,9 +149,9 @@ void run(const std::string& folder, cl_device_id device) {
 
 int raw_sgemm_child() {
   try {
-    const std::string folder = required_environment(kRawFolderVariable);
-    cl_device_id device = raw_opencl_device(required_environment(kRawPlatformVariable),
-                                            required_environment(kRawDeviceVariable));
+    const std::string folder = required_environment(kRawFolder);
+    cl_device_id device =
+        raw_opencl_device(required_environment(kRawPlatform), required_environment(kRawDevice));
     run(folder, device);
     return 0;
   } catch (const std::exception& error) {

@@ -2,13 +2,16 @@
 // from a program binary it saved itself, the best an application can do by hand.
 #pragma once
 
+#include <xgpu/common/settings.hpp>
+
 namespace xgpu::cli {
 
-/// The child's folder: gemm.cl and its header, and the binary it saves (gemm.bin).
-inline constexpr const char* kRawFolderVariable = "XGPU_BENCH_RAW_FOLDER";
-/// The device, by OpenCL platform name and device name.
-inline constexpr const char* kRawPlatformVariable = "XGPU_BENCH_RAW_PLATFORM";
-inline constexpr const char* kRawDeviceVariable = "XGPU_BENCH_RAW_DEVICE";
+/// What the parent tells the child, in settings of its own (settings.def): the folder of
+/// gemm.cl, its header and the binary the child saves (gemm.bin), and the device by OpenCL
+/// platform name and device name.
+inline constexpr common::Setting kRawFolder = common::Setting::bench_raw_folder;
+inline constexpr common::Setting kRawPlatform = common::Setting::bench_raw_platform;
+inline constexpr common::Setting kRawDevice = common::Setting::bench_raw_device;
 
 /// Runs the SGEMM once through the OpenCL C API alone: from the saved binary when the
 /// folder holds one, else built from source and then saved. Returns an exit code.

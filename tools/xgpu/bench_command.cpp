@@ -6,8 +6,10 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -17,6 +19,7 @@
 #include <regex>
 #include <sstream>
 #include <xgpu/cache.hpp>
+#include <xgpu/common/settings.hpp>
 #include <xgpu/device_group.hpp>
 
 #include "bench.hpp"
@@ -171,7 +174,9 @@ void run_group_suite(const std::string& selector, const BenchOptions& options, b
 // cache is first used, which reads it once.
 class PrivateCacheFolder {
  public:
-  PrivateCacheFolder() : folder_(fresh_folder()) { setenv("XGPU_CACHE_DIR", folder_.c_str(), 1); }
+  PrivateCacheFolder() : folder_(fresh_folder()) {
+    common::write_setting(common::Setting::cache_dir, folder_);
+  }
   ~PrivateCacheFolder() {
     cache::flush();  // nothing may be written into the folder after it is removed
     std::error_code ignored;
@@ -184,7 +189,37 @@ class PrivateCacheFolder {
   std::string folder_;
 };
 
+// `xgpu bench mpi` is its own program, xgpu-bench-mpi beside `xgpu` (bench_mpi.cpp), so that the
+// command links no MPI; exec keeps the process that mpirun started as the rank. Returns only
+// when the program cannot run.
+int exec_mpi_bench(const Options& options) {
+  std::error_code error;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+  const std::string path = (self.parent_path() / "xgpu-bench-mpi").string();
+  std::vector<std::string> args = {path};
+  if (!options.device.empty()) args.insert(args.end(), {"-d", options.device});
+  if (options.bench.quick) args.push_back("--quick");
+  if (options.bench.repetitions > 0)
+    args.insert(args.end(), {"--repetitions", std::to_string(options.bench.repetitions)});
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  execv(path.c_str(), argv.data());
+  std::cerr << "xgpu: error: cannot run " << path << " (" << std::strerror(errno)
+            << "): this xgpu was built without MPI (libxgpu-mpi needs MPI's development files, "
+               "e.g. Debian's libopenmpi-dev)\n";
+  return kExitFailure;
+}
+
 int run_bench(const Options& options) {
+  if (std::find(options.suites.begin(), options.suites.end(), "mpi") != options.suites.end()) {
+    if (options.suites.size() > 1 || !options.json_file.empty() || !options.compare_file.empty()) {
+      std::cerr << "xgpu: error: the mpi suite runs alone, under mpirun, and prints its own "
+                   "table (no --json, --compare)\n";
+      return kExitUsage;
+    }
+    return exec_mpi_bench(options);
+  }
   // PoCL's own kernel cache would hide the cost xgpu's cache saves; set before any
   // OpenCL call, since PoCL reads it once at start.
   setenv("POCL_KERNEL_CACHE", "0", 1);
@@ -203,7 +238,7 @@ int run_bench(const Options& options) {
                               [&](const SuiteSpec& s) { return name == s.name; });
     if (found == std::end(kSuites)) {
       std::cerr << "xgpu: error: unknown benchmark suite '" << name
-                << "' (suites: dispatch, memory, compute, library, cache, multi)\n";
+                << "' (suites: dispatch, memory, compute, library, cache, multi, mpi)\n";
       return kExitUsage;
     }
     suites.push_back(found);
@@ -225,6 +260,11 @@ int run_bench(const Options& options) {
     old = nlohmann::json::parse(in, nullptr, false);
     if (!in || old.is_discarded()) {
       std::cerr << "xgpu: error: cannot read " << options.compare_file << " as JSON\n";
+      return kExitUsage;
+    }
+    if (const std::string problem = bench_report_problem(old); !problem.empty()) {
+      std::cerr << "xgpu: error: " << options.compare_file
+                << " is not a report of `xgpu bench --json`: " << problem << "\n";
       return kExitUsage;
     }
   }
@@ -266,8 +306,8 @@ int run_bench(const Options& options) {
 Run setup_bench(CLI::App& sub) {
   auto options = std::make_shared<Options>();
   sub.add_option("suites", options->suites,
-                 "Suites to run (default: all but multi): dispatch, memory, compute, library, "
-                 "cache; multi (the devices together)");
+                 "Suites to run (default: all but multi and mpi): dispatch, memory, compute, "
+                 "library, cache; multi (the devices together); mpi (alone, under mpirun)");
   sub.add_option("-d,--device", options->device,
                  "Devices to measure (a selector; default: the best one, for multi every one)");
   sub.add_flag("--quick", options->bench.quick, "Few repetitions at small sizes, for CI");
@@ -286,6 +326,8 @@ Run setup_bench(CLI::App& sub) {
       "  xgpu bench cache -d pocl          kernel cache: cold and warm, in and across processes\n"
       "  xgpu bench multi                  a split saxpy and sum over every device, against the\n"
       "                                    best one alone, with the weights the split chose\n"
+      "  mpirun -np 2 xgpu bench mpi       allreduce of device buffers across ranks, against\n"
+      "                                    MPI_Allreduce on host buffers (docs/mpi.md)\n"
       "  xgpu bench --quick --json out.json\n"
       "  xgpu bench --compare out.json     the change of every case since that run");
   return [options]() { return run_bench(*options); };

@@ -27,6 +27,36 @@ std::string number(double value) {
   return text;
 }
 
+}  // namespace
+
+// Checked before anything is read: reading a missing member of a const JSON object is
+// undefined behaviour.
+std::string bench_report_problem(const nlohmann::json& old) {
+  using json = nlohmann::json;
+  if (!old.is_object() || !old.contains("devices") || !old["devices"].is_array())
+    return "it has no \"devices\" list";
+  const auto has = [](const json& object, const char* name, auto is) {
+    return object.contains(name) && (object[name].*is)();
+  };
+  for (std::size_t d = 0; d < old["devices"].size(); ++d) {
+    const json& device = old["devices"][d];
+    const std::string where = "devices[" + std::to_string(d) + "]";
+    if (!device.is_object() || !has(device, "device", &json::is_object) ||
+        !has(device["device"], "name", &json::is_string))
+      return where + " has no device name";
+    if (!has(device, "figures", &json::is_array)) return where + " has no \"figures\" list";
+    for (const json& figure : device["figures"]) {
+      if (!figure.is_object() || !has(figure, "suite", &json::is_string) ||
+          !has(figure, "case", &json::is_string) || !has(figure, "unit", &json::is_string) ||
+          !has(figure, "median", &json::is_number))
+        return where + " has a figure without suite, case, unit and median";
+    }
+  }
+  return {};
+}
+
+namespace {
+
 const nlohmann::json* find_device(const nlohmann::json& report, const std::string& name) {
   for (const auto& device : report["devices"]) {
     if (device["device"].value("name", "") == name) return &device;
@@ -37,8 +67,9 @@ const nlohmann::json* find_device(const nlohmann::json& report, const std::strin
 }  // namespace
 
 bool print_comparison(const nlohmann::json& old, const nlohmann::json& report, const Style& style) {
-  if (!old.is_object() || !old.contains("devices") || !old["devices"].is_array()) {
-    std::cerr << "xgpu: error: the file to compare with is not a report of `xgpu bench --json`\n";
+  if (const std::string problem = bench_report_problem(old); !problem.empty()) {
+    std::cerr << "xgpu: error: the file to compare with is not a report of `xgpu bench --json`: "
+              << problem << "\n";
     return false;
   }
   for (const auto& device : report["devices"]) {

@@ -276,6 +276,7 @@ void bench_dispatch(const Device& device, const BenchOptions& options,
                     &a_xgpu, &a_submit, &c_raw, &c_submit, &ca_raw, &ca_submit}) {
     figures.push_back(std::move(*f));
   }
+  bench_varying_sizes(device, options, figures);
 }
 
 }  // namespace xgpu::cli

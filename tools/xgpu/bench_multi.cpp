@@ -2,7 +2,8 @@
 // best device of the group alone, in the same run and interleaved. The split is the group's
 // own: its weights adapt to each device's measured rate over a few rounds (growing sizes, so
 // a slow device's even share of a first round stays small), then stay fixed for the timed
-// rounds and are reported. Every result is checked.
+// rounds and are reported. Every result is checked. Then a device-to-device copy
+// (bench_device_copy.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <xgpu/device_group.hpp>
 #include <xgpu/xgpu.hpp>
 
+#include "bench.hpp"
 #include "bench_util.hpp"
 
 namespace xgpu::cli {
@@ -215,6 +217,7 @@ void bench_multi(DeviceGroup& group, const BenchOptions& options, std::vector<Fi
     }
   }
   group.adapt_weights();
+  bench_device_copy(group, options, figures);
 }
 
 }  // namespace xgpu::cli

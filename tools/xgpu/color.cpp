@@ -23,13 +23,16 @@ void add_color_option(CLI::App& app, ColorMode& mode) {
 }
 
 bool color_enabled(ColorMode mode, std::FILE* stream) {
+  return color_enabled(mode, std::getenv("NO_COLOR"), std::getenv("TERM"),
+                       isatty(fileno(stream)) == 1);
+}
+
+bool color_enabled(ColorMode mode, const char* no_color, const char* term, bool terminal) {
   if (mode == ColorMode::always) return true;
   if (mode == ColorMode::never) return false;
-  const char* no_color = std::getenv("NO_COLOR");
   if (no_color != nullptr && no_color[0] != '\0') return false;
-  const char* term = std::getenv("TERM");
   if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
-  return isatty(fileno(stream)) == 1;
+  return terminal;
 }
 
 std::string Style::paint(std::string_view text, std::string_view sgr) const {

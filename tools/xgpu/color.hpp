@@ -19,6 +19,9 @@ void add_color_option(CLI::App& app, ColorMode& mode);
 /// Whether text written to `stream` should be coloured. `always` beats NO_COLOR, as the
 /// NO_COLOR convention allows an explicit flag to do.
 bool color_enabled(ColorMode mode, std::FILE* stream);
+/// The rule itself, given NO_COLOR's and TERM's values (nullptr: unset) and whether the stream
+/// is a terminal.
+bool color_enabled(ColorMode mode, const char* no_color, const char* term, bool terminal);
 
 /// Paints text with ANSI escapes, or leaves it alone when colour is off.
 class Style {

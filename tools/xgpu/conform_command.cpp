@@ -178,6 +178,75 @@ void print_details(const std::vector<conform::DeviceReport>& reports, conform::O
 }
 
 // --list: the registry alone, so it works on a machine with no device at all.
+std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ",") + item;
+  return text;
+}
+
+// "--suite api --check float_sin": the selection as the user gave it, for an error about it.
+std::string selection_text(const Options& options) {
+  std::string text;
+  if (!options.suites.empty()) text = "--suite " + joined(options.suites);
+  if (!options.checks.empty())
+    text += std::string(text.empty() ? "" : " ") + "--check " + joined(options.checks);
+  return text;
+}
+
+// The usage errors of the selection, once every suite and check named exists: a selection of
+// nothing (a check named outside the suites named), --full where it cannot go over every input,
+// --full-range without --full. Prints the error and returns false; says on stderr which selected
+// checks --full leaves sampled when the selection came from --suite alone.
+bool selection_usable(const conform::Registry& registry, const Options& options) {
+  const std::vector<conform::Check> selected =
+      conform::selected_checks(registry, options.suites, options.checks);
+  if (selected.empty()) {
+    std::string where;  // each check named is in a suite not named
+    for (const conform::Check& check : conform::selected_checks(registry, {}, options.checks))
+      where += (where.empty() ? "" : ", ") + check.name + " is in suite " + check.suite;
+    std::cerr << "xgpu: error: " << selection_text(options) << " selects no check (" << where
+              << ")\n";
+    return false;
+  }
+  if (!options.full_range.empty() && !options.full) {
+    std::cerr << "xgpu: error: --full-range narrows the inputs of --full: give --full too\n";
+    return false;
+  }
+  if (!options.full || options.list) return true;
+  if (options.suites.empty() && options.checks.empty()) {
+    std::cerr << "xgpu: error: --full runs for minutes per function: choose them with --suite "
+                 "math and/or --check float_sin,...\n";
+    return false;
+  }
+  std::vector<std::string> sampled;
+  for (const conform::Check& check : selected) {
+    const std::string why = conform::why_not_full(check);
+    if (why.empty()) continue;
+    const std::string name = check.suite + "/" + check.name;
+    if (!options.checks.empty()) {  // named: --full was asked of it
+      std::cerr << "xgpu: error: --full goes over every input of one-argument float functions "
+                   "only, and "
+                << name << " " << why << ": run it without --full\n";
+      return false;
+    }
+    sampled.push_back(name);
+  }
+  if (sampled.size() == selected.size()) {
+    std::cerr << "xgpu: error: --full goes over every input of one-argument float functions "
+                 "only, and "
+              << selection_text(options)
+              << " selects none (choose them with --suite math or --check float_sin,...)\n";
+    return false;
+  }
+  if (!sampled.empty()) {
+    std::cerr << "xgpu conform --full: " << sampled.size() << " of the " << selected.size()
+              << " checks selected are not one-argument float functions and are sampled as "
+                 "without --full ("
+              << sampled.front() << ", ...)\n";
+  }
+  return true;
+}
+
 int list_checks(const conform::Registry& registry, const Options& options) {
   const char* refused = !options.device.empty()     ? "-d"
                         : !options.profile.empty()  ? "--profile"
@@ -224,12 +293,8 @@ int run_conform(const Options& options) {
               << "' (a check name such as float_sin or math/float_sin)\n";
     return kExitUsage;
   }
+  if (!selection_usable(registry, options)) return kExitUsage;
   if (options.list) return list_checks(registry, options);
-  if (options.full && options.suites.empty() && options.checks.empty()) {
-    std::cerr << "xgpu: error: --full runs for minutes per function: choose them with --suite "
-                 "math and/or --check float_sin,...\n";
-    return kExitUsage;
-  }
   nlohmann::json baseline;
   if (!options.baseline.empty()) {
     std::ifstream in(options.baseline);

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <xgpu/common/settings.hpp>
 #include <xgpu/error.hpp>
 #include <xgpu/profile.hpp>
 
@@ -40,7 +41,7 @@ std::string resolve_profile(const std::string& profile) {
               "--profile");
 }
 
-void use_profile(const std::string& file) { ::setenv("XGPU_PROFILE", file.c_str(), 1); }
+void use_profile(const std::string& file) { common::write_setting(common::Setting::profile, file); }
 
 std::vector<Device> profile_devices(const std::string& file) {
   std::vector<Device> found;

@@ -25,6 +25,8 @@ Json device_json(const DeviceInfo& info, std::size_t index) {
   Json out = {
       {"index", index},
       {"backend", info.backend},
+      {"selector", nullptr},
+      {"preferred", true},
       {"platform_name", info.platform_name},
       {"platform_vendor", info.platform_vendor},
       {"platform_version", info.platform_version},
@@ -56,6 +58,8 @@ Json device_json(const DeviceInfo& info, std::size_t index) {
       {"extensions", info.extensions},
       {"uuid", string_or_null(info.uuid)},
       {"pci_bus_id", string_or_null(info.pci_bus_id)},
+      {"physical_id", nullptr},
+      {"aliases", Json::array()},
       {"vendor_extras", extras},
       {"query_errors", Json::object()},
   };
@@ -91,14 +95,22 @@ Json backend_json(const BackendReport& report) {
           {"message", report.message}};
 }
 
+Json device_json(const Device& device) {
+  Json out = device_json(device.info(), device.index());
+  out["selector"] = device.selector();
+  out["preferred"] = devices()[device.index()] == device;
+  out["physical_id"] = string_or_null(device.physical_id());
+  for (const Device& alias : device.aliases()) out["aliases"].push_back(alias.selector());
+  return out;
+}
+
 Json query_json(const std::vector<BackendReport>& backends, const std::vector<Device>& devices) {
   Json out = {{"schema_version", kQuerySchemaVersion},
               {"xgpu_version", version()},
               {"backends", Json::array()},
               {"devices", Json::array()}};
   for (const auto& report : backends) out["backends"].push_back(backend_json(report));
-  for (const auto& device : devices)
-    out["devices"].push_back(device_json(device.info(), device.index()));
+  for (const auto& device : devices) out["devices"].push_back(device_json(device));
   return out;
 }
 

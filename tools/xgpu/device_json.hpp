@@ -17,8 +17,13 @@ inline constexpr int kQuerySchemaVersion = 1;
 
 /// One device (index: its position in xgpu::devices()): every DeviceInfo field, sizes as integer
 /// bytes, flags as booleans. A field whose query failed is null, and its error is in
-/// "query_errors".
+/// "query_errors". What only a Device knows (selector, preferred, physical_id, aliases) is
+/// left null, true, null and [] for the overload below to fill.
 Json device_json(const DeviceInfo& info, std::size_t index);
+
+/// device_json(info, index) with the device's selector ("cuda:0"), whether selectors without
+/// a backend see it ("preferred"), its physical_id and its visible aliases' selectors.
+Json device_json(const Device& device);
 
 /// What --probe found, by check name: {"fp16": {"advertised": true, "observed": false,
 /// "agrees": false, "detail": "..."}, ..., "max_work_group_size": {"advertised": 1024,

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "color.hpp"
+
 namespace xgpu::cli::doctor {
 
 enum class Status { ok, problem, not_applicable };
@@ -71,12 +73,32 @@ Findings check_intel(const std::string& root, const Identity& who);
 
 /// The module folders, each module found (loaded, refused, or found no device), the devices.
 Findings check_modules();
+/// Each visible GPU: the module that serves it and why (the only one that sees it, or first in
+/// the backend order), and the modules it is also seen through (doctor_backends.cpp).
+Findings check_backend_choice();
+/// With the CUDA module loaded: NVRTC found (path, version) and a kernel compiled to PTX;
+/// not applicable where the module is absent, or NVRTC is too and so is NVIDIA's driver.
+Findings check_nvrtc();
 /// Every XGPU_* variable in `environment`: what it does, or why its value is wrong.
 Findings check_variables(const std::map<std::string, std::string>& environment);
 /// Every XGPU_* variable of this process.
 std::map<std::string, std::string> xgpu_environment();
 /// The kernel cache: folder, owner and mode, writable, size against the cap, bad entries.
 Findings check_cache();
+
+// ---- the settings (doctor_settings.cpp): `xgpu doctor --settings` ---------------------------
+struct SettingLine {
+  std::string name;
+  std::string value;    ///< as set, or the default in words
+  std::string source;   ///< "environment" or "default"
+  std::string problem;  ///< for a value set: what is wrong with it (xgpu::check_setting)
+};
+/// Every setting of the registry, in its order, as this process reads it.
+std::vector<SettingLine> settings_lines();
+/// A table of them, then a line per problem.
+void print_settings(std::ostream& out, const std::vector<SettingLine>& lines, const Style& style);
+/// {"schema_version": 1, "settings": [{"name", "value", "source", "problem"?}]}
+std::string settings_json(const std::vector<SettingLine>& lines);
 
 // ---- the report (doctor_report.cpp) --------------------------------------------------------
 

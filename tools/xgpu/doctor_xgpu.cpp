@@ -1,11 +1,12 @@
 // xgpu's own part of a missing device: its backend modules (found, loaded, refused and why)
-// and the XGPU_* variables that change the device list or the library's behaviour.
-#include <algorithm>
+// and the XGPU_* variables, checked against the settings registry (names and values); the two
+// that choose devices are also checked against the devices.
 #include <cstring>
-#include <set>
-#include <xgpu/cache.hpp>
+#include <optional>
+#include <xgpu/common/settings.hpp>
 #include <xgpu/device.hpp>
 #include <xgpu/error.hpp>
+#include <xgpu/settings.hpp>
 
 #include "doctor.hpp"
 
@@ -28,51 +29,6 @@ std::string joined(const std::vector<std::string>& items) {
   std::string text;
   for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
   return text;
-}
-
-// Variables whose value is one word of a fixed list.
-const std::map<std::string, std::pair<std::string, std::set<std::string>>>& word_variables() {
-  static const std::map<std::string, std::pair<std::string, std::set<std::string>>> table = {
-      {"XGPU_CACHE", {"kernel cache on (1), off (0) or read-only (ro)", {"1", "0", "ro"}}},
-      {"XGPU_LOG_LEVEL",
-       {"log level of xgpu's loggers",
-        {"trace", "debug", "info", "warn", "warning", "err", "error", "critical", "off"}}},
-      {"XGPU_GEMM",
-       {"forces xgpu::gemm's engine", {"auto", "automatic", "vendor_blas", "kernel", "host_blas"}}},
-  };
-  return table;
-}
-
-const std::set<std::string>& shape_variables() {
-  static const std::set<std::string> names = {
-      "XGPU_ELEMENTWISE_SHAPE", "XGPU_GEMM_SHAPE", "XGPU_REDUCE_SHAPE",   "XGPU_SCAN_SHAPE",
-      "XGPU_SOFTMAX_SHAPE",     "XGPU_SORT_SHAPE", "XGPU_TRANSPOSE_SHAPE"};
-  return names;
-}
-
-std::vector<std::string> known_names() {
-  std::vector<std::string> names = {"XGPU_DEVICE",         "XGPU_VISIBLE_DEVICES",
-                                    "XGPU_BACKEND_PATH",   "XGPU_CACHE_DIR",
-                                    "XGPU_CACHE_MAX_SIZE", "XGPU_CACHE_TEST_STALL_WRITE",
-                                    "XGPU_HOST_BLAS",      "XGPU_CLBLAST_LIBRARY"};
-  for (const auto& entry : word_variables()) names.push_back(entry.first);
-  names.insert(names.end(), shape_variables().begin(), shape_variables().end());
-  return names;
-}
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 Finding device_variable(const std::string& value) {
@@ -113,7 +69,7 @@ Finding visible_variable(const std::string& value) {
       finding.status = Status::problem;
       finding.detail += ", which leaves none";
       finding.fix =
-          "list the devices to keep (indices as `XGPU_VISIBLE_DEVICES= xgpu query` "
+          "list the devices to keep (indices as `env -u XGPU_VISIBLE_DEVICES xgpu query` "
           "numbers them, or selector terms), or unset it";
     }
   } catch (const Error& error) {
@@ -124,64 +80,30 @@ Finding visible_variable(const std::string& value) {
   return finding;
 }
 
+// Any other variable, against the settings registry (settings.def): a name xgpu does not read
+// (a typo of one it does is a problem), a value it would refuse, or what it does.
 Finding other_variable(const std::string& name, const std::string& value) {
   Finding finding{kVariables, name + "=" + value, Status::ok, {}, {}};
-  auto bad = [&](const std::string& why, const std::string& fix) {
-    finding.status = Status::problem;
-    finding.detail = why;
-    finding.fix = fix;
-    return finding;
-  };
-  if (auto word = word_variables().find(name); word != word_variables().end()) {
-    if (word->second.second.count(value) == 0) {
-      std::vector<std::string> allowed(word->second.second.begin(), word->second.second.end());
-      return bad("'" + value + "' is not one of " + joined(allowed) + "; " + word->second.first,
-                 "set one of those words, or unset it");
-    }
-    finding.detail = word->second.first;
+  const std::optional<SettingProblem> problem = check_setting(name, value);
+  if (!problem) {
+    finding.detail = common::find_setting(name)->doc;
     return finding;
   }
-  if (shape_variables().count(name) != 0) {
-    if (value != "cpu" && value != "gpu") {
-      return bad("'" + value + "' is not cpu or gpu", "set cpu or gpu, or unset it");
-    }
-    finding.detail = "forces the algorithm's " + value + " kernel layout on every device";
+  if (problem->unknown_name && problem->suggestion.empty()) {
+    finding.status = Status::not_applicable;  // not ours
+    finding.detail = "not read by xgpu";
     return finding;
   }
-  if (name == "XGPU_CACHE_MAX_SIZE") {
-    try {
-      cache::parse_size(value);
-      finding.detail = "the kernel cache's size cap";
-    } catch (const Error& error) {
-      return bad(error.what(), "write a size such as 512M or 2G");
-    }
-    return finding;
+  finding.status = Status::problem;
+  if (problem->unknown_name) {
+    finding.detail = "xgpu does not read this variable: did you mean " + problem->suggestion + "?";
+    finding.fix = "rename it to " + problem->suggestion;
+  } else {
+    finding.detail = problem->message;
+    finding.fix = problem->suggestion.empty() ? "correct it (docs/settings.md), or unset it"
+                                              : "set " + name + "=" + problem->suggestion +
+                                                    " (or another word above), or unset it";
   }
-  if (name == "XGPU_BACKEND_PATH") {
-    finding.detail = "module folders searched first (see the modules above)";
-    return finding;
-  }
-  if (name == "XGPU_CACHE_DIR") {
-    finding.detail = "the kernel cache's folder (see below)";
-    return finding;
-  }
-  if (name == "XGPU_HOST_BLAS" || name == "XGPU_CLBLAST_LIBRARY") {
-    finding.detail = "the library xgpu::gemm opens instead of the default";
-    return finding;
-  }
-  if (name == "XGPU_CACHE_TEST_STALL_WRITE") {
-    finding.detail = "a test hook: slows every cache write";
-    return finding;
-  }
-  // Not read by xgpu: a typo of a variable it reads is a problem, anything else is not ours.
-  for (const std::string& known : known_names()) {
-    if (edit_distance(name, known) <= 2) {
-      return bad("xgpu does not read this variable: did you mean " + known + "?",
-                 "rename it to " + known);
-    }
-  }
-  finding.status = Status::not_applicable;
-  finding.detail = "not read by xgpu";
   return finding;
 }
 
@@ -260,8 +182,8 @@ Findings check_modules() {
                           {}});
     }
   } catch (const Error& error) {
-    findings.push_back(
-        {kModules, "devices", Status::problem, error.what(), "fix XGPU_VISIBLE_DEVICES (below)"});
+    findings.push_back({kModules, "devices", Status::problem, error.what(),
+                        "fix XGPU_VISIBLE_DEVICES or XGPU_BACKEND_ORDER (below)"});
   }
   return findings;
 }

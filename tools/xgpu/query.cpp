@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <xgpu/common/settings.hpp>
 #include <xgpu/device.hpp>
 #include <xgpu/log.hpp>
 
@@ -28,8 +29,9 @@ struct QueryOptions {
   bool list = false;
   bool json = false;
   bool probe = false;
-  bool profiles = false;  // --profiles: the shipped profiles, no device opened
-  bool modules = false;   // --modules: every backend module and its state, no devices
+  bool profiles = false;      // --profiles: the shipped profiles, no device opened
+  bool modules = false;       // --modules: every backend module and its state, no devices
+  bool all_backends = false;  // --all-backends: one row per module device, aliases included
   // -d and --select take a selector; given without one they mean the default pick
   // (XGPU_DEVICE, else the best device), so the flags say whether they were given at all.
   bool detail = false, pick = false;
@@ -42,6 +44,8 @@ struct QueryOptions {
 const char* kQueryFooter = R"(Examples:
   xgpu query                          table of every device
   xgpu query -l                       one line per device, under its platform
+  xgpu query --all-backends           one row per backend's device: a GPU that both
+                                      opencl and cuda see is two rows
   xgpu query -d 0                     every property of device 0
   xgpu query -d nvidia --json         one device as JSON
   xgpu query --select opencl:gpu:1    which device this selector picks (exit 4 if none)
@@ -72,10 +76,8 @@ int explain_no_device(const std::vector<BackendReport>& reports, bool json, cons
   for (const auto& report : reports) offered += report.device_count;
   if (!json) print_backend_notes(std::cout, reports, out_style);
   if (offered > 0) {
-    const char* visible = std::getenv("XGPU_VISIBLE_DEVICES");
-    std::cerr << "xgpu: " << offered
-              << " device(s) found, but XGPU_VISIBLE_DEVICES=" << (visible ? visible : "")
-              << " hides them all\n";
+    std::cerr << "xgpu: " << offered << " device(s) found, but XGPU_VISIBLE_DEVICES="
+              << common::setting_text(common::Setting::visible_devices) << " hides them all\n";
     return kExitNoMatch;
   }
   std::cerr << "xgpu: " << err_style.red("no compute device found") << '\n';
@@ -120,7 +122,7 @@ int run_query(const QueryOptions& options) {
   const Style err_style(color_enabled(options.color, stderr));
   // query reports refused modules itself, one line each; the loader's warnings would say it
   // all a second time. XGPU_LOG_LEVEL, when set, still wins.
-  if (std::getenv("XGPU_LOG_LEVEL") == nullptr) set_log_level("error");
+  if (!common::read_setting(common::Setting::log_level)) set_log_level("error");
   if (options.profiles) return print_profiles(std::cout, options.json, out_style);
 
   // Parse everything the user typed before looking at devices, so that a typo is a usage
@@ -148,7 +150,9 @@ int run_query(const QueryOptions& options) {
     return kExitNoMatch;
   }
 
-  std::vector<Device> shown = picking ? std::vector<Device>{*picked} : visible;
+  std::vector<Device> shown = picking                ? std::vector<Device>{*picked}
+                              : options.all_backends ? backend_devices()
+                                                     : visible;
   if (needs) shown = meeting(shown, *needs);
 
   std::vector<ProbedDevice> probes;
@@ -167,7 +171,7 @@ int run_query(const QueryOptions& options) {
   } else if (options.pick) {
     for (const Device& device : shown) print_pick(std::cout, device, out_style);
   } else if (!shown.empty()) {
-    print_table(std::cout, shown, out_style);
+    print_table(std::cout, shown, out_style, options.all_backends);
     print_backend_notes(std::cout, reports, out_style);
   }
 
@@ -226,10 +230,17 @@ Run setup_query(CLI::App& sub) {
                                "Every backend module found, loaded or refused, with its device "
                                "count or the reason it offers none (a vendor driver not "
                                "installed, say).\nExample: xgpu query --modules");
+  auto* all_backends = sub.add_flag(
+      "--all-backends", options->all_backends,
+      "One row per device of each backend module: a GPU that two modules see (NVIDIA's OpenCL "
+      "and CUDA) is two rows with one number, the one selectors without a backend do not see "
+      "marked (alias). Without it, one row per physical device.\n"
+      "Example: xgpu query --all-backends");
+  all_backends->excludes(device)->excludes(select);
   list->excludes(json);
   modules->excludes(json)->excludes(list);
   device->excludes(select);
-  for (CLI::Option* other : {list, device, select, require, probe, modules})
+  for (CLI::Option* other : {list, device, select, require, probe, modules, all_backends})
     profiles->excludes(other);
   add_color_option(sub, options->color);
   return [options, device, select] {

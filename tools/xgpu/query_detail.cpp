@@ -14,11 +14,29 @@ std::string capitalised(std::string text) {
   return text;
 }
 
+// The physical device behind this one, after the PCI bus id: what only a Device knows.
+void add_identity(std::vector<PropertyGroup>& groups, const Device& device) {
+  std::string also;
+  for (const Device& alias : device.aliases())
+    also += (also.empty() ? "" : ", ") + alias.selector();
+  for (auto& group : groups) {
+    auto at = std::find_if(group.properties.begin(), group.properties.end(),
+                           [](const Property& p) { return p.key == "pci_bus_id"; });
+    if (at == group.properties.end()) continue;
+    const std::string id = device.physical_id();
+    at = group.properties.insert(
+        at + 1, Property{"physical_id", "Physical id", id.empty() ? "none (never merged)" : id});
+    group.properties.insert(at + 1, Property{"aliases", "Also seen as", also.empty() ? "-" : also});
+    return;
+  }
+}
+
 }  // namespace
 
 void print_detail(std::ostream& out, const Device& device, const Style& style) {
-  const std::vector<PropertyGroup> groups =
+  std::vector<PropertyGroup> groups =
       device_properties(device.info(), device.index(), device.free_memory());
+  add_identity(groups, device);
   // One label width for the whole device, so every value starts in the same column.
   std::size_t width = 0;
   for (const auto& group : groups) {

@@ -12,14 +12,31 @@ namespace {
 
 Cell flag_cell(bool value) { return Cell(yes_no(value), value ? "32" : "2"); }
 
-std::string one_line_summary(const DeviceInfo& info) {
+std::string one_line_summary(const Device& device) {
+  const DeviceInfo& info = device.info();
+  std::string also;
+  for (const Device& alias : device.aliases()) also += ", also " + alias.selector();
   return info.type_name() + ", " + info.hardware_vendor + ", " +
-         std::to_string(info.compute_units) + " CU, " + format_bytes(info.global_memory);
+         std::to_string(info.compute_units) + " CU, " + format_bytes(info.global_memory) + also;
 }
 
 }  // namespace
 
-void print_table(std::ostream& out, const std::vector<Device>& devices, const Style& style) {
+std::string backend_label(const Device& device, bool all_backends) {
+  if (all_backends) {
+    // One row per module device: the selector naming it, and whether selectors without a
+    // backend see another row of the same number instead.
+    const bool seen = devices()[device.index()] == device;
+    return device.selector() + (seen ? "" : " (alias)");
+  }
+  std::string also;
+  for (const Device& alias : device.aliases())
+    also += (also.empty() ? "" : ", ") + alias.selector();
+  return also.empty() ? device.info().backend : device.info().backend + " (also " + also + ")";
+}
+
+void print_table(std::ostream& out, const std::vector<Device>& devices, const Style& style,
+                 bool all_backends) {
   using Align = Table::Align;
   Table table;
   table.add_column("#", Align::right);
@@ -35,8 +52,8 @@ void print_table(std::ostream& out, const std::vector<Device>& devices, const St
   table.add_column("FP64");
   for (const Device& device : devices) {
     const DeviceInfo& info = device.info();
-    table.add_row({std::to_string(device.index()), info.backend, info.platform_name,
-                   Cell(info.name, "1"), info.type_name(), info.hardware_vendor,
+    table.add_row({std::to_string(device.index()), backend_label(device, all_backends),
+                   info.platform_name, Cell(info.name, "1"), info.type_name(), info.hardware_vendor,
                    std::to_string(info.compute_units), gib_column(info.global_memory),
                    language_version_number(info.language_version), flag_cell(info.fp16),
                    flag_cell(info.fp64)});
@@ -61,7 +78,7 @@ void print_tree(std::ostream& out, const std::vector<Device>& devices, const Sty
       const Device& device = *members[i];
       out << (i + 1 == members.size() ? " `-- " : " +-- ") << device.index() << "  "
           << style.bold(device.info().name) << "  "
-          << style.dim("(" + one_line_summary(device.info()) + ")") << '\n';
+          << style.dim("(" + one_line_summary(device) + ")") << '\n';
     }
   }
 }
@@ -95,8 +112,8 @@ void print_probe(std::ostream& out, const std::vector<ProbedDevice>& probed, con
 
 void print_pick(std::ostream& out, const Device& device, const Style& style) {
   const DeviceInfo& info = device.info();
-  out << device.index() << "  " << info.backend << "  " << style.bold(info.name) << "  ("
-      << info.platform_name << ")\n";
+  out << device.index() << "  " << backend_label(device, false) << "  " << style.bold(info.name)
+      << "  (" << info.platform_name << ")\n";
 }
 
 std::size_t print_backend_notes(std::ostream& out, const std::vector<BackendReport>& reports,

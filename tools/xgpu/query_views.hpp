@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <ostream>
+#include <string>
 #include <vector>
 #include <xgpu/device.hpp>
 
@@ -12,9 +13,15 @@
 
 namespace xgpu::cli {
 
+/// The backend column: "opencl (also cuda:0)" for a physical device seen by several modules;
+/// with `all_backends` (one row per module device) the device's selector, "cuda:0 (alias)"
+/// for one that selectors without a backend do not see.
+std::string backend_label(const Device& device, bool all_backends);
+
 /// One row per device: index, backend, platform, name, type, hardware vendor, compute
 /// units, global memory, OpenCL C version, fp16, fp64.
-void print_table(std::ostream& out, const std::vector<Device>& devices, const Style& style);
+void print_table(std::ostream& out, const std::vector<Device>& devices, const Style& style,
+                 bool all_backends = false);
 
 /// One line per device, under a line for its backend and platform.
 void print_tree(std::ostream& out, const std::vector<Device>& devices, const Style& style);

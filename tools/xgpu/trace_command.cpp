@@ -5,8 +5,10 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -48,6 +50,70 @@ struct Gap {
   double end;
   std::string after;
   std::string before;
+};
+
+// The fields of one trace event, checked as they are read: a field of another type than the
+// format's, or a time that is no finite number of microseconds, is refused naming the file
+// and the event (the JSON library's type errors name neither, and a NaN would break the
+// sorts below).
+class EventFields {
+ public:
+  EventFields(const std::string& path, std::size_t index, const json& event)
+      : path_(path), index_(index), event_(event) {}
+
+  [[noreturn]] void refuse(const std::string& why) const {
+    throw Error(Errc::invalid_argument,
+                "'" + path_ + "': trace event " + std::to_string(index_) + ": " + why,
+                "xgpu trace summary");
+  }
+  std::string text(const json& object, const char* name, const std::string& fallback) const {
+    const json* value = member(object, name, &json::is_string, "a string");
+    return value ? value->get<std::string>() : fallback;
+  }
+  std::string text(const char* name, const std::string& fallback) const {
+    return text(event_, name, fallback);
+  }
+  /// "args": an object, or an empty one when absent.
+  json args() const {
+    const json* value = member(event_, "args", &json::is_object, "an object");
+    return value ? *value : json::object();
+  }
+  /// "ts" or "dur" in microseconds: finite, and a duration not negative.
+  double microseconds(const char* name) const {
+    const json* value = member(event_, name, &json::is_number, "a number");
+    const double us = value ? value->get<double>() : 0;
+    if (!std::isfinite(us) || (us < 0 && std::string(name) == "dur"))
+      refuse("\"" + std::string(name) + "\" is " + value->dump() + ", not a time in microseconds");
+    return us;
+  }
+  int pid() const {
+    const json* value = member(event_, "pid", &json::is_number_integer, "an integer");
+    if (!value) return 0;
+    const bool fits = value->is_number_unsigned()
+                          ? value->get<std::uint64_t>() <= std::numeric_limits<int>::max()
+                          : value->get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                                value->get<std::int64_t>() <= std::numeric_limits<int>::max();
+    if (!fits) refuse("\"pid\" is " + value->dump() + ", out of range");
+    return static_cast<int>(value->get<std::int64_t>());
+  }
+  std::uint64_t bytes(const json& args) const {
+    const json* value = member(args, "bytes", &json::is_number_unsigned, "a count of bytes");
+    return value ? value->get<std::uint64_t>() : 0;
+  }
+
+ private:
+  // The member, checked to be of a type; nullptr when absent or null.
+  const json* member(const json& object, const char* name, bool (json::*is)() const noexcept,
+                     const char* type) const {
+    const auto found = object.find(name);
+    if (found == object.end() || found->is_null()) return nullptr;
+    if (!((*found).*is)()) refuse("\"" + std::string(name) + "\" is not " + type);
+    return &*found;
+  }
+
+  const std::string& path_;
+  std::size_t index_;
+  const json& event_;
 };
 
 json read_trace(const std::string& path) {
@@ -224,27 +290,31 @@ void print_trace_summary(const std::string& path, std::size_t gaps, std::ostream
   std::map<std::string, Totals> kernels, copies;
   std::map<int, std::vector<Command>> by_device;
   std::size_t builds = 0;
-  for (const json& event : trace["traceEvents"]) {
+  const json& events = trace["traceEvents"];
+  for (std::size_t index = 0; index < events.size(); ++index) {
+    const json& event = events[index];
     if (!event.is_object()) continue;
-    const std::string phase = event.value("ph", "");
-    const int pid = event.value("pid", 0);
-    if (phase == "M" && event.value("name", "") == "process_name" && event.contains("args")) {
-      process_names[pid] = event["args"].value("name", "");
+    const EventFields fields(path, index, event);
+    const std::string phase = fields.text("ph", "");
+    const int pid = fields.pid();
+    if (phase == "M" && fields.text("name", "") == "process_name" && event.contains("args")) {
+      process_names[pid] = fields.text(fields.args(), "name", "");
       continue;
     }
     if (phase != "X") continue;
-    const std::string category = event.value("cat", "");
+    const std::string category = fields.text("cat", "");
     if (category == "build") ++builds;
     if (category != "launch" && category != "copy" && category != "fill") continue;
-    const json args = event.value("args", json::object());
-    Command command{event.value("name", "?"), category, event.value("ts", 0.0), 0,
-                    args.value("clock", "").rfind("host", 0) == 0};
-    const double duration = event.value("dur", 0.0);
+    const json args = fields.args();
+    Command command{fields.text("name", "?"), category, fields.microseconds("ts"), 0,
+                    fields.text(args, "clock", "").rfind("host", 0) == 0};
+    const double duration = fields.microseconds("dur");
     command.end = command.begin + duration;
+    if (!std::isfinite(command.end)) fields.refuse("it ends past the largest time");
     if (category == "launch") {
       kernels[command.name].add(duration);
     } else {
-      copies[args.value("direction", category)].add(duration, args.value("bytes", 0ull));
+      copies[fields.text(args, "direction", category)].add(duration, fields.bytes(args));
     }
     by_device[pid].push_back(std::move(command));
   }

@@ -18,6 +18,8 @@ const char* workaround_name(Workaround workaround) {
       return "serialize_compiles";
     case Workaround::finish_queues_before_binary:
       return "finish_queues_before_binary";
+    case Workaround::choose_local_size:
+      return "choose_local_size";
     case Workaround::none:
     case Workaround::count:
       break;

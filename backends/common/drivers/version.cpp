@@ -2,6 +2,7 @@
 #include "xgpu/common/drivers/version.hpp"
 
 #include <cctype>
+#include <limits>
 
 namespace xgpu::drivers {
 namespace {
@@ -9,13 +10,18 @@ namespace {
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
 // The dotted number starting at `at` (a digit): "21.10 ..." -> {21, 10}. A dot is taken only
-// when a digit follows ("3.1." reads 3.1). `at` ends past the number.
+// when a digit follows ("3.1." reads 3.1). `at` ends past the number. A number past an
+// unsigned long stays at its largest value rather than wrapping, so that a version a profile
+// file or a -cl-std= option writes far too large still compares as newer than every real one.
 Version number_at(std::string_view text, std::size_t& at) {
+  constexpr unsigned long kLargest = std::numeric_limits<unsigned long>::max();
   std::vector<unsigned long> numbers;
   while (at < text.size() && is_digit(text[at])) {
     unsigned long number = 0;
-    for (; at < text.size() && is_digit(text[at]); ++at)
-      number = number * 10 + static_cast<unsigned long>(text[at] - '0');
+    for (; at < text.size() && is_digit(text[at]); ++at) {
+      const auto digit = static_cast<unsigned long>(text[at] - '0');
+      number = number > (kLargest - digit) / 10 ? kLargest : number * 10 + digit;
+    }
     numbers.push_back(number);
     if (at + 1 < text.size() && text[at] == '.' && is_digit(text[at + 1])) ++at;
   }

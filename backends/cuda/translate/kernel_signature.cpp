@@ -22,11 +22,17 @@ const std::set<std::string>& qualifiers() {
   return words;
 }
 
-// Expands object-like macros (bounded, so a self-referencing macro cannot loop).
+// A type is a few words; more, after expansion, is no type this sizes.
+constexpr std::size_t kMaxTypeWords = 64;
+
+// Expands object-like macros, bounded in depth (a self-referencing macro cannot loop) and in
+// length (macros that repeat a macro grow exponentially with the depth): the expansion stops
+// past kMaxTypeWords.
 std::vector<std::string> expand(const std::vector<std::string>& tokens, const MacroTable& macros,
                                 int depth = 0) {
   std::vector<std::string> out;
   for (const std::string& t : tokens) {
+    if (out.size() > kMaxTypeWords) break;
     auto found = macros.find(t);
     if (found == macros.end() || depth > 16) {
       out.push_back(t);
@@ -41,7 +47,9 @@ std::vector<std::string> expand(const std::vector<std::string>& tokens, const Ma
 
 std::size_t value_size_of(const std::vector<std::string>& type_tokens, const MacroTable& macros) {
   std::vector<std::string> words;
-  for (const std::string& t : expand(type_tokens, macros))
+  const std::vector<std::string> expanded = expand(type_tokens, macros);
+  if (expanded.size() > kMaxTypeWords) return 0;
+  for (const std::string& t : expanded)
     if (qualifiers().count(t) == 0) words.push_back(t);
   // "unsigned int", "unsigned char", "unsigned long" and plain "unsigned".
   if (!words.empty() && words[0] == "unsigned") {
@@ -63,9 +71,9 @@ std::size_t value_size_of(const std::vector<std::string>& type_tokens, const Mac
 }
 
 KernelParam parse_param(const std::vector<const Token*>& tokens, const MacroTable& macros,
-                        const std::string& file) {
+                        const std::string& file, int line) {
   KernelParam param;
-  if (tokens.empty()) throw TranslationError(file, 0, "an empty kernel parameter");
+  if (tokens.empty()) throw TranslationError(file, line, "an empty kernel parameter");
   // The name is the last identifier that is not followed by '(' (array brackets allowed).
   std::size_t name_at = tokens.size();
   for (std::size_t i = tokens.size(); i-- > 0;) {

@@ -18,8 +18,9 @@ using MacroTable = std::map<std::string, std::vector<std::string>>;
 /// components), or 0 when unknown (a struct, a type made by a function-like macro).
 std::size_t value_size_of(const std::vector<std::string>& type_tokens, const MacroTable& macros);
 
-/// One parameter from its tokens (between commas). `file`/`line` for errors.
+/// One parameter from its tokens (between commas). `file` for errors, and `line` for an
+/// empty parameter, which has no token to name its line.
 KernelParam parse_param(const std::vector<const Token*>& tokens, const MacroTable& macros,
-                        const std::string& file);
+                        const std::string& file, int line);
 
 }  // namespace xgpu_cuda

@@ -7,12 +7,10 @@ namespace {
 
 NvrtcLibrary open_nvrtc() {
   NvrtcLibrary nvrtc;
-  // Newest first; the unversioned name last (it exists only with the toolkit installed).
-  const xgpu::common::LibrarySpec spec{
-      "NVRTC",
-      "XGPU_NVRTC_LIBRARY",
-      {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so.11.1",
-       "libnvrtc.so.11.0", "/usr/local/cuda/lib64/libnvrtc.so", "libnvrtc.so"}};
+  // Newest first; the unversioned name last (it exists only with the toolkit installed):
+  // the setting's default (settings.def).
+  const xgpu::common::LibrarySpec spec =
+      xgpu::common::library_spec("NVRTC", xgpu::common::Setting::nvrtc_library);
   xgpu::common::DynamicLibrary library = xgpu::common::DynamicLibrary::open(
       spec, {"nvrtcCreateProgram", "nvrtcCompileProgram", "nvrtcGetPTX"});
   if (!library.loaded()) {

@@ -85,7 +85,14 @@ Lexed lex_opencl(std::string_view s) {
       t.kind = TokenKind::number;
     } else if (c == '"' || c == '\'') {
       ++i;
-      while (i < s.size() && s[i] != c && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
+      while (i < s.size() && s[i] != c && s[i] != '\n') {
+        if (s[i] == '\\' && i + 1 < s.size()) {
+          line += s[i + 1] == '\n';  // a line continuation inside the literal
+          i += 2;
+        } else {
+          ++i;
+        }
+      }
       if (i < s.size() && s[i] == c) ++i;
       t.kind = TokenKind::string;
     } else {

@@ -154,7 +154,7 @@ class Translator {
   // Which tokens the conditionals keep (and the object-like macros, for parameter sizes),
   // and the member names of structs and unions, which are never swizzles.
   void collect_macros_and_fields() {
-    active_ = active_tokens(t_, macros_);
+    active_ = active_tokens(t_, macros_, file_);
     for (std::size_t i = 0; i + 2 < t_.size(); ++i) {
       if ((is(i, "struct") || is(i, "union")) &&
           (is(i + 1, "{") || (ident(i + 1) && is(i + 2, "{")))) {
@@ -286,7 +286,10 @@ class Translator {
       if (!(is(i, ".") || is(i, "->")) || !ident(i + 1)) continue;
       const std::string& name = t_[i + 1].text;
       if (name.size() == 1 && name[0] >= 'w' && name[0] <= 'z') continue;  // real members
-      if (fields_.count(name) || !std::regex_match(name, swizzle_pattern())) continue;
+      // At most "s" and 16 lanes: std::regex's matcher recurses per character, and a longer
+      // name (no swizzle anyway) overflowed the stack.
+      if (name.size() > 17 || fields_.count(name) || !std::regex_match(name, swizzle_pattern()))
+        continue;
       out_[i + 1] = swizzle_call(name);
     }
   }
@@ -342,7 +345,7 @@ class Translator {
       for (const auto& indices : params) {
         std::vector<const Token*> tokens;
         for (std::size_t p : indices) tokens.push_back(&t_[p]);
-        KernelParam param = parse_param(tokens, macros_, file_);
+        KernelParam param = parse_param(tokens, macros_, file_, t_[k].line);
         if (param.space == AddressSpace::local_ && param.is_pointer) {
           // The pointer becomes a byte offset into the dynamic shared memory (contract, 1).
           std::string type;
@@ -478,7 +481,7 @@ class Translator {
         if (text == ")" || text == "]") --depth;
         if ((text == "," && depth == 0) || p == close) {
           if (!(param.empty() || (param.size() == 1 && param[0]->text == "void")))
-            signature.params.push_back(parse_param(param, macros_, file_));
+            signature.params.push_back(parse_param(param, macros_, file_, tokens[k].line));
           param.clear();
         } else {
           param.push_back(&tokens[p]);

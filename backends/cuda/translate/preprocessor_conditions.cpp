@@ -7,6 +7,30 @@
 namespace xgpu_cuda {
 namespace {
 
+// The evaluator's limits. Beyond them an #if is refused rather than evaluated: a recursive
+// descent deeper than this could overflow the stack, and macros whose bodies repeat a macro
+// grow exponentially with the 16 levels of expansion.
+constexpr int kMaxNesting = 256;
+constexpr std::size_t kMaxWords = 1 << 16;
+
+// Why an #if cannot be evaluated; active_tokens() names the line.
+struct Unreadable {
+  std::string why;
+};
+
+// Arithmetic as the compilers' preprocessors do it: 64-bit two's complement that wraps, where
+// C leaves overflow undefined. A division by 0 and a shift by a count outside 0..63 give 0.
+using Unsigned = unsigned long long;
+long long wrapped(Unsigned bits) { return static_cast<long long>(bits); }
+long long divide(long long a, long long b) {
+  return b == 0 ? 0 : b == -1 ? wrapped(0 - Unsigned(a)) : a / b;
+}
+long long modulo(long long a, long long b) { return b == 0 || b == -1 ? 0 : a % b; }
+long long shift_left(long long a, long long n) {
+  return n < 0 || n > 63 ? 0 : wrapped(Unsigned(a) << n);
+}
+long long shift_right(long long a, long long n) { return n < 0 || n > 63 ? 0 : a >> n; }
+
 // A recursive-descent evaluator of a #if expression over the tokens [at, end).
 class Condition {
  public:
@@ -51,8 +75,25 @@ class Condition {
         expand_into(found->second, out, depth + 1);
       else
         out.push_back("0");  // an unknown name (or a runaway macro) is 0, as in C
+      if (out.size() > kMaxWords)
+        throw Unreadable{"its macros expand to more than " + std::to_string(kMaxWords) + " words"};
     }
   }
+
+  // Counts the recursion of the descent while it lasts.
+  class Nested {
+   public:
+    explicit Nested(int& depth) : depth_(depth) {
+      if (++depth_ > kMaxNesting)
+        throw Unreadable{"it nests deeper than " + std::to_string(kMaxNesting) + " levels"};
+    }
+    ~Nested() { --depth_; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+
+   private:
+    int& depth_;
+  };
 
   const std::string& peek() const {
     static const std::string end;
@@ -64,6 +105,7 @@ class Condition {
     return true;
   }
   long long conditional() {
+    const Nested nested(depth_);
     long long c = logical_or();
     if (accept("?")) {
       long long a = conditional();
@@ -128,9 +170,9 @@ class Condition {
     long long v = additive();
     for (;;) {
       if (accept("<<"))
-        v <<= additive();
+        v = shift_left(v, additive());
       else if (accept(">>"))
-        v >>= additive();
+        v = shift_right(v, additive());
       else
         return v;
     }
@@ -139,9 +181,9 @@ class Condition {
     long long v = multiplicative();
     for (;;) {
       if (accept("+"))
-        v += multiplicative();
+        v = wrapped(Unsigned(v) + Unsigned(multiplicative()));
       else if (accept("-"))
-        v -= multiplicative();
+        v = wrapped(Unsigned(v) - Unsigned(multiplicative()));
       else
         return v;
     }
@@ -150,21 +192,20 @@ class Condition {
     long long v = unary();
     for (;;) {
       if (accept("*")) {
-        v *= unary();
+        v = wrapped(Unsigned(v) * Unsigned(unary()));
       } else if (accept("/")) {
-        long long d = unary();
-        v = d == 0 ? 0 : v / d;
+        v = divide(v, unary());
       } else if (accept("%")) {
-        long long d = unary();
-        v = d == 0 ? 0 : v % d;
+        v = modulo(v, unary());
       } else {
         return v;
       }
     }
   }
   long long unary() {
+    const Nested nested(depth_);
     if (accept("!")) return !unary();
-    if (accept("-")) return -unary();
+    if (accept("-")) return wrapped(0 - Unsigned(unary()));
     if (accept("+")) return unary();
     if (accept("~")) return ~unary();
     if (accept("(")) {
@@ -179,6 +220,7 @@ class Condition {
   const MacroTable& macros_;
   std::vector<std::string> words_;
   std::size_t at_ = 0;
+  int depth_ = 0;
 };
 
 struct Frame {
@@ -189,7 +231,8 @@ struct Frame {
 
 }  // namespace
 
-std::vector<bool> active_tokens(const std::vector<Token>& t, MacroTable& macros) {
+std::vector<bool> active_tokens(const std::vector<Token>& t, MacroTable& macros,
+                                const std::string& file) {
   std::vector<bool> active(t.size(), true);
   std::vector<Frame> stack;
   bool now = true;
@@ -201,7 +244,14 @@ std::vector<bool> active_tokens(const std::vector<Token>& t, MacroTable& macros)
     std::size_t end = i + 1;
     while (end < t.size() && t[end].in_directive && !t[end].starts_directive) ++end;
     const std::string& word = t[i + 1].text;
-    auto evaluate = [&]() { return Condition(t, i + 2, end, macros).value() != 0; };
+    auto evaluate = [&]() {
+      try {
+        return Condition(t, i + 2, end, macros).value() != 0;
+      } catch (const Unreadable& unreadable) {
+        throw TranslationError(
+            file, t[i].line, "this #" + t[i + 1].text + " cannot be evaluated: " + unreadable.why);
+      }
+    };
     if (word == "if" || word == "ifdef" || word == "ifndef") {
       bool v = false;
       if (now) {

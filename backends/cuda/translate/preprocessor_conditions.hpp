@@ -13,7 +13,10 @@
 namespace xgpu_cuda {
 
 /// One flag per token: true when it is in an active region. `macros` starts with the -D
-/// options and ends with every object-like macro defined in an active region.
-std::vector<bool> active_tokens(const std::vector<Token>& tokens, MacroTable& macros);
+/// options and ends with every object-like macro defined in an active region. Throws
+/// TranslationError naming `file` and the line of an #if or #elif too deep or too large to
+/// evaluate.
+std::vector<bool> active_tokens(const std::vector<Token>& tokens, MacroTable& macros,
+                                const std::string& file);
 
 }  // namespace xgpu_cuda

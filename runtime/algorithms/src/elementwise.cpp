@@ -16,7 +16,7 @@ using algo::Element;
 /// 64-byte line of floats), which the compiler turns into vector code (see elementwise.cl).
 /// XGPU_ELEMENTWISE_SHAPE=cpu|gpu overrides the choice.
 std::size_t elements_per_item(const Queue& queue, const char* call) {
-  return algo::layout_for(queue.device().info(), "XGPU_ELEMENTWISE_SHAPE", call) ==
+  return algo::layout_for(queue.device().info(), common::Setting::elementwise_shape, call) ==
                  algo::Layout::cpu
              ? 16
              : 1;

@@ -128,18 +128,13 @@ GemmEngine rule(const Queue& queue, const Problem* problem) {
   return GemmEngine::kernel;
 }
 
-/// XGPU_GEMM, parsed at each call (it is cheap, and tests change it).
+/// XGPU_GEMM (read once per process by the settings registry, whose words it allows).
 GemmEngine engine_from_environment() {
-  const char* text = std::getenv("XGPU_GEMM");
-  if (text == nullptr || *text == '\0') return GemmEngine::automatic;
-  const std::string value = text;
-  if (value == "auto" || value == "automatic") return GemmEngine::automatic;
+  const std::string value = word_setting(common::Setting::gemm, kCall);
   if (value == "vendor_blas") return GemmEngine::vendor_blas;
   if (value == "kernel") return GemmEngine::kernel;
   if (value == "host_blas") return GemmEngine::host_blas;
-  throw Error(Errc::invalid_argument,
-              "XGPU_GEMM='" + value + "' is not one of auto, vendor_blas, kernel, host_blas",
-              kCall);
+  return GemmEngine::automatic;  // unset, auto or automatic
 }
 
 template <class T>
@@ -187,7 +182,7 @@ std::size_t host_simd_bytes() {
 
 /// The CPU shape for CPU devices, the GPU shape for the others, unless XGPU_GEMM_SHAPE says.
 bool cpu_shape_wanted(const DeviceInfo& info) {
-  return layout_for(info, "XGPU_GEMM_SHAPE", kCall) == Layout::cpu;
+  return layout_for(info, common::Setting::gemm_shape, kCall) == Layout::cpu;
 }
 
 // The shape wanted for the device kind, before fitting it to the device's limits.

@@ -9,6 +9,7 @@
 #include <vector>
 #include <xgpu/algorithms/reduce.hpp>
 
+#include "for_tests.hpp"
 #include "support.hpp"
 
 namespace xgpu::detail {
@@ -42,7 +43,7 @@ struct Types<std::int32_t> {
 /// vectors. GPU: neighbouring items on neighbouring memory (a simulator claiming several
 /// types, Oclgrind, gets it too).
 algo::Layout reduce_layout(const Queue& queue, const char* call) {
-  return algo::layout_for(queue.device().info(), "XGPU_REDUCE_SHAPE", call);
+  return algo::layout_for(queue.device().info(), common::Setting::reduce_shape, call);
 }
 bool streams_per_item(algo::Layout layout) { return layout == algo::Layout::cpu; }
 

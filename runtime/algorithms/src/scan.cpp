@@ -11,6 +11,7 @@
 #include <vector>
 #include <xgpu/algorithms/scan.hpp>
 
+#include "for_tests.hpp"
 #include "support.hpp"
 
 namespace xgpu::detail {
@@ -211,7 +212,13 @@ Event single_pass(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scala
 
 template <class T>
 Event scan(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> init,
-           bool inclusive, const char* call, ScanMethod method) {
+           bool inclusive, const char* call) {
+  return scan_by(queue, in, out, init, inclusive, call, ScanMethod::automatic);
+}
+
+template <class T>
+Event scan_by(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> init,
+              bool inclusive, const char* call, ScanMethod method) {
   algo::require_type<T>(queue, call);
   if (out.size() != in.size()) algo::size_mismatch(call, "out", out.size(), in.size());
   if (in.empty()) return Event();
@@ -225,7 +232,8 @@ Event scan(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> 
                 " -DXGPU_SCAN_TILE_PER_ITEM=" + std::to_string(kTilePerItem);
   // The GPU layout's own way, three launches over striped tiles, unless a test asks for one
   // of the CPU layout's kernels by name.
-  const algo::Layout layout = algo::layout_for(queue.device().info(), "XGPU_SCAN_SHAPE", call);
+  const algo::Layout layout =
+      algo::layout_for(queue.device().info(), common::Setting::scan_shape, call);
   if (layout == algo::Layout::gpu && method == ScanMethod::automatic)
     return striped(queue, in, out, init, job);
   // The single pass reads other tiles' input (see scan.cl): not while they are overwritten.
@@ -237,9 +245,11 @@ Event scan(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> 
   return three_launches(queue, in, out, init, job, call);
 }
 
-#define XGPU_SCAN_INSTANTIATE(T)                                                        \
-  template Event scan<T>(Queue&, const Buffer<T>&, const Buffer<T>&, scalar_t<T>, bool, \
-                         const char*, ScanMethod);
+#define XGPU_SCAN_INSTANTIATE(T)                                                           \
+  template Event scan<T>(Queue&, const Buffer<T>&, const Buffer<T>&, scalar_t<T>, bool,    \
+                         const char*);                                                     \
+  template Event scan_by<T>(Queue&, const Buffer<T>&, const Buffer<T>&, scalar_t<T>, bool, \
+                            const char*, ScanMethod);
 XGPU_SCAN_INSTANTIATE(float)
 XGPU_SCAN_INSTANTIATE(double)
 XGPU_SCAN_INSTANTIATE(std::int32_t)

@@ -70,7 +70,8 @@ Event softmax_matrix_rows(Queue& queue, const Buffer<T>& in, const Buffer<T>& ou
                           std::size_t cols) {
   const char* call = "xgpu::softmax_rows";
   const std::size_t count = algo::checked_matrix_io(queue, in, out, rows, cols, call);
-  const algo::Layout layout = algo::layout_for(queue.device().info(), "XGPU_SOFTMAX_SHAPE", call);
+  const algo::Layout layout =
+      algo::layout_for(queue.device().info(), common::Setting::softmax_shape, call);
   if (count == 0) return Event();
   const auto r = static_cast<unsigned>(rows), c = static_cast<unsigned>(cols);
   // The CPU layout: a work-item per row at every row length. It won at every shape measured

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "for_tests.hpp"
 #include "support.hpp"
 #include "xgpu/error.hpp"
 
@@ -83,7 +84,7 @@ SortKernels sort_kernels(const Queue& queue, bool with_values, algo::Layout layo
 }
 
 algo::Layout sort_layout(const Queue& queue, const char* call) {
-  return algo::layout_for(queue.device().info(), "XGPU_SORT_SHAPE", call);
+  return algo::layout_for(queue.device().info(), common::Setting::sort_shape, call);
 }
 
 /// Checks that one work-item's counters fit the histogram's and the scatter's local memory

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <xgpu/extension.hpp>
 #include <xgpu/kernels.hpp>
+#include <xgpu/settings.hpp>
 
 namespace xgpu::detail::algo {
 namespace {
@@ -35,14 +36,18 @@ Kernel library_kernel(const Queue& queue, const char* file, const char* kernel,
   return state->kernels.emplace(std::move(key), std::move(made)).first->second;
 }
 
-Layout layout_for(const DeviceInfo& info, const char* variable, const char* call) {
-  const char* forced = std::getenv(variable);
-  if (forced == nullptr || *forced == '\0') return ext::is_cpu(info) ? Layout::cpu : Layout::gpu;
-  const std::string value = forced;
-  if (value == "cpu") return Layout::cpu;
-  if (value == "gpu") return Layout::gpu;
-  throw Error(Errc::invalid_argument, std::string(variable) + "='" + value + "' is not cpu or gpu",
-              call);
+std::string word_setting(common::Setting setting, const char* call) {
+  const std::string value = common::setting_text(setting);
+  if (value.empty()) return value;
+  if (auto problem = check_setting(common::spec(setting).name, value))
+    throw Error(Errc::invalid_argument, problem->message, call);
+  return value;
+}
+
+Layout layout_for(const DeviceInfo& info, common::Setting setting, const char* call) {
+  const std::string forced = word_setting(setting, call);
+  if (forced.empty()) return ext::is_cpu(info) ? Layout::cpu : Layout::gpu;
+  return forced == "cpu" ? Layout::cpu : Layout::gpu;
 }
 
 std::size_t work_group_size(const Kernel& kernel, std::size_t at_most) {

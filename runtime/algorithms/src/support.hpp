@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <xgpu/common/settings.hpp>
 #include <xgpu/error.hpp>
 #include <xgpu/extension.hpp>
 #include <xgpu/half.hpp>
@@ -55,9 +56,13 @@ Kernel library_kernel(const Queue& queue, const char* file, const char* kernel,
 enum class Layout { cpu, gpu };
 
 /// The one rule for every operation: the CPU layout for CPU devices, the GPU layout for the
-/// others, unless the environment variable `variable` (XGPU_GEMM_SHAPE, XGPU_SORT_SHAPE...)
-/// says "cpu" or "gpu"; any other value is an invalid_argument error naming `call`.
-Layout layout_for(const DeviceInfo& info, const char* variable, const char* call);
+/// others, unless the operation's setting (XGPU_GEMM_SHAPE, XGPU_SORT_SHAPE...) says "cpu" or
+/// "gpu"; any other value is an invalid_argument error naming `call`.
+Layout layout_for(const DeviceInfo& info, common::Setting setting, const char* call);
+
+/// A word setting's value (XGPU_GEMM, the shapes), or "" while unset or empty; a word it does
+/// not allow is an invalid_argument error from `call` naming the allowed words and the nearest.
+std::string word_setting(common::Setting setting, const char* call);
 
 /// A 1-D work-group size for `kernel`: a multiple of its preferred multiple, at most
 /// `at_most` and what the kernel allows, never 0.

@@ -119,7 +119,8 @@ Event transpose_matrix(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, 
   if (count != 0 && ext::same_buffer(in, out))
     algo::invalid(call, "in and out are the same buffer; transposing in place is not supported");
   // Read even when there is nothing to move: a bad value is an error at any size.
-  const algo::Layout layout = algo::layout_for(queue.device().info(), "XGPU_TRANSPOSE_SHAPE", call);
+  const algo::Layout layout =
+      algo::layout_for(queue.device().info(), common::Setting::transpose_shape, call);
   if (count == 0) return Event();
   const auto r = static_cast<unsigned>(rows), c = static_cast<unsigned>(cols);
   if (layout == algo::Layout::gpu) return launch_tiled(queue, in, out, r, c);

@@ -61,14 +61,33 @@ struct XGPU_API DeviceInfo {
 };
 
 /// One device of one backend. A cheap value: devices live as long as the process.
+///
+/// One GPU seen by two modules (NVIDIA's OpenCL and CUDA) is two Devices that are aliases of
+/// each other: same physical_id(), each listed in the other's aliases(). xgpu::devices() and
+/// every selector that names no backend show it once, through the module first in
+/// XGPU_BACKEND_ORDER (docs/backends.md); "cuda:0" still names the CUDA one.
 class XGPU_API Device {
  public:
   Device() = default;
   const DeviceInfo& info() const;
-  /// Position in xgpu::devices(), i.e. among the visible devices.
+  /// Position in xgpu::devices() (one per physical device, the numbering of `xgpu query`);
+  /// for an alias devices() does not list, the position of the alias it lists.
   std::size_t index() const;
-  /// "opencl:0 pthread-skylake-avx512-Intel(R) Xeon(R) Processor (pocl)".
+  /// The selector that names exactly this device: "opencl:0", "cuda:1" (its module and its
+  /// position among that module's visible devices).
+  std::string selector() const;
+  /// "opencl:0 pthread-skylake-avx512-Intel(R) Xeon(R) Processor (pocl)": selector(), name,
+  /// driver maker.
   std::string describe() const;
+  /// "uuid:<32 hex digits>" where the driver reports the device's UUID, else "pci:dddd:bb:dd.f",
+  /// else empty: a device without an identity is never an alias. A simulated (profile)
+  /// device has none.
+  std::string physical_id() const;
+  /// The same physical device through other modules, visible ones only; never a device of
+  /// this one's module.
+  std::vector<Device> aliases() const;
+  /// Whether `other` is this physical device through another module.
+  bool is_alias_of(const Device& other) const;
   /// Bytes of device memory free now, asked of the driver on each call, where it says
   /// (AMD's CL_DEVICE_GLOBAL_FREE_MEMORY_AMD); nothing where it does not (NVIDIA's OpenCL,
   /// PoCL, Oclgrind): never an estimate.
@@ -84,9 +103,14 @@ class XGPU_API Device {
   const detail::DeviceRecord* record_ = nullptr;
 };
 
-/// The visible devices of every backend (XGPU_VISIBLE_DEVICES applied), in a stable order.
-/// Throws xgpu::Error if XGPU_VISIBLE_DEVICES does not parse.
+/// The visible devices of every backend (XGPU_VISIBLE_DEVICES applied), one per physical
+/// device (through its preferred module), in a stable order. Throws xgpu::Error if
+/// XGPU_VISIBLE_DEVICES or XGPU_BACKEND_ORDER does not parse.
 XGPU_API std::vector<Device> devices();
+
+/// Every visible device of every module, aliases included (`xgpu query --all-backends`), in
+/// module order. Throws as devices() does.
+XGPU_API std::vector<Device> backend_devices();
 
 /// A device that XGPU_VISIBLE_DEVICES hides: its position among all devices of all backends
 /// (the numbering XGPU_VISIBLE_DEVICES's indices use) and its properties.
@@ -101,7 +125,9 @@ struct HiddenDevice {
 XGPU_API std::vector<HiddenDevice> hidden_devices();
 
 /// The device a selector picks (see docs/selectors.md): "gpu", "opencl:gpu:1", "nvidia:0",
-/// "cpu", "2", or several terms separated by commas, the first matching term winning.
+/// "cpu", "2", or several terms separated by commas, the first matching term winning. A term
+/// naming a backend ("cuda:0") sees every device of that module; one naming none sees each
+/// physical device once, as devices() lists them.
 /// An empty selector means XGPU_DEVICE, else the default: a real GPU, then an
 /// accelerator, then a CPU, then anything. Type words (gpu, cpu, accelerator) never
 /// match a simulator such as Oclgrind, which claims every type: name it ("oclgrind"),
@@ -153,11 +179,12 @@ struct BackendReport {
 /// Every module the loader found or tried, in search order.
 XGPU_API std::vector<BackendReport> backends();
 
+/// The order in which modules serve a physical device that several of them see, first
+/// preferred: XGPU_BACKEND_ORDER when set, else opencl then cuda (docs/backends.md says why).
+/// Modules it does not name come after, in load order. Throws as devices() does.
+XGPU_API std::vector<std::string> backend_order();
+
 /// The folders searched for modules, in order (XGPU_BACKEND_PATH first).
 XGPU_API std::vector<std::string> backend_search_path();
-
-/// Loads one module file on its own, checks it as the registry would, initialises it and
-/// counts its devices, without registering it. For diagnostics and tests.
-XGPU_API BackendReport inspect_backend_module(const std::string& path);
 
 }  // namespace xgpu

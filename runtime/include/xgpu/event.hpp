@@ -9,9 +9,11 @@
 #include <xgpu/handle.hpp>
 
 namespace xgpu {
+class Queue;
 namespace detail {
 struct KernelState;
-}
+struct DeviceRecord;
+}  // namespace detail
 
 /// Timestamps of a command in nanoseconds, from a queue made with profiling on.
 /// The backend guarantees queued <= submit <= start <= end.
@@ -27,14 +29,19 @@ class XGPU_API Event {
  public:
   Event() = default;
   explicit Event(detail::Handle<detail::ObjectKind::event> handle) : handle_(std::move(handle)) {}
-  /// `command` (static text: "Queue::fill", "kernel") and, for a kernel, its state (for its
-  /// name) say what the command was, for the error of a command that fails on the device.
+  /// `command` (static text: "Queue::fill", "kernel"), the device it runs on and, for a
+  /// kernel, its state (for its name) say what the command was, for the error of a command
+  /// that fails on the device.
   Event(detail::Handle<detail::ObjectKind::event> handle, const char* command,
+        const detail::DeviceRecord* device,
         std::shared_ptr<const detail::KernelState> kernel = nullptr)
-      : handle_(std::move(handle)), command_(command), kernel_(std::move(kernel)) {}
+      : handle_(std::move(handle)),
+        command_(command),
+        device_(device),
+        kernel_(std::move(kernel)) {}
 
-  /// Blocks until the command completes; throws xgpu::Error naming the command and its
-  /// status if it failed on the device.
+  /// Blocks until the command completes; throws xgpu::Error naming the command, its device
+  /// and its status if it failed on the device.
   void wait() const;
   EventStatus status() const;
   /// Needs a queue made with profiling on; throws otherwise.
@@ -47,10 +54,14 @@ class XGPU_API Event {
   std::string command() const;
 
  private:
+  friend class Queue;  // Queue::finish names a failed command of its own
   [[noreturn]] void command_failed(std::int32_t status, const char* call) const;
+  /// The command's status when it failed on the device (negative), else 0; never throws.
+  std::int32_t failure() const noexcept;
 
   detail::Handle<detail::ObjectKind::event> handle_;
   const char* command_ = nullptr;
+  const detail::DeviceRecord* device_ = nullptr;
   std::shared_ptr<const detail::KernelState> kernel_;
 };
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -27,6 +28,14 @@ namespace xgpu {
 
 template <class T>
 class Mapping;
+class Queue;
+
+namespace detail {
+class QueueCommands;
+/// The recent commands of `queue` that have an Event (queue_commands.hpp); null for an empty
+/// Queue.
+QueueCommands* commands_of(const Queue& queue) noexcept;
+}  // namespace detail
 
 /// Means "to the end of the buffer" in counts.
 inline constexpr std::size_t all = std::numeric_limits<std::size_t>::max();
@@ -88,7 +97,13 @@ class XGPU_API Queue {
                          count, offset, host_offset);
   }
 
-  /// Device-side copy of `count` elements (all of src by default).
+  /// Device-side copy of `count` elements (all of src by default). dst must be of this
+  /// queue's context; src may be of another (another device or backend: a device-to-device
+  /// copy). Then the copy starts after every command enqueued so far that uses src, on any
+  /// queue, and comes before this queue's next commands: a peer copy where the module offers
+  /// one (CUDA to CUDA: the call returns at once), otherwise staged through pinned host memory
+  /// in chunks, the read of one chunk overlapping the write of the previous, and the call
+  /// returns once the copy is done (docs/multi-device.md).
   template <class T>
   Event copy(const Buffer<T>& src, const Buffer<T>& dst, std::size_t count = all,
              std::size_t src_offset = 0, std::size_t dst_offset = 0) {
@@ -145,7 +160,9 @@ class XGPU_API Queue {
                      &detail::ArgTypes<Args...>::token, false);
   }
 
-  /// Blocks until every command so far has completed.
+  /// Blocks until every command so far has completed. Throws xgpu::Error when one failed on
+  /// the device, naming it when it is one of the last commands that made an Event (submit()
+  /// makes none).
   void finish();
   /// Later commands of this queue start only once `event` (of any queue of the same
   /// context) has completed; the host is not blocked. An empty Event is complete: nothing
@@ -167,6 +184,7 @@ class XGPU_API Queue {
  private:
   template <class T>
   friend class Mapping;
+  friend detail::QueueCommands* detail::commands_of(const Queue& queue) noexcept;
   // The untyped operations the templates above reduce to (not API: libraries built on xgpu
   // find what they need in <xgpu/extension.hpp>).
   enum class Direction { write, read };
@@ -196,6 +214,7 @@ class XGPU_API Queue {
   Context context_;
   detail::Handle<detail::ObjectKind::queue> handle_;
   bool profiling_ = false;
+  std::shared_ptr<detail::QueueCommands> commands_;  ///< shared by the copies of this Queue
 };
 
 /// Host access to mapped buffer elements; unmaps when destroyed (or at unmap()).

@@ -21,5 +21,6 @@
 #include <xgpu/program.hpp>
 #include <xgpu/queue.hpp>
 #include <xgpu/range.hpp>
+#include <xgpu/settings.hpp>
 #include <xgpu/trace.hpp>
 #include <xgpu/version.hpp>

@@ -41,6 +41,16 @@ std::vector<Device> checked(std::vector<Device> devices) {
                         "); each device may appear once",
                     call);
       }
+      // One GPU through two modules: two contexts and two pools each thinking it owns the
+      // card, and a split that counts it twice.
+      if (devices[j].is_alias_of(devices[i])) {
+        throw Error(Errc::invalid_argument,
+                    "DeviceGroup: " + devices[j].describe() + " (at " + std::to_string(j) +
+                        ") and " + devices[i].describe() + " (at " + std::to_string(i) +
+                        ") are one physical device (" + devices[i].physical_id() +
+                        ") through two backends; list it once",
+                    call);
+      }
     }
   }
   return devices;
@@ -53,7 +63,8 @@ std::vector<Device> selected(std::string_view selector) {
                 "DeviceGroup: no device matches selector '" + std::string(selector) + "'",
                 "DeviceGroup::DeviceGroup");
   }
-  return devices;
+  // A selector naming no backend sees each physical device once; "cuda:0,opencl:0" does not.
+  return checked(std::move(devices));
 }
 
 }  // namespace

@@ -18,6 +18,24 @@ void shut_down_at_exit() { KernelCache::instance().shut_down(); }
 // to record too.
 void record_counters_at_exit() { record_process_counters(); }
 
+// How often a save whose launch still runs looks at it again: soon at first, then seldom (it
+// may be held for good).
+constexpr std::chrono::milliseconds kFirstPoll{10};
+constexpr std::chrono::milliseconds kLongestPoll{500};
+
+enum class LaunchState { running, ended, failed };
+
+// Where the launch a save waits for is, without waiting for it.
+LaunchState launch_state(const Event& after, const std::string& source_name) {
+  if (!after) return LaunchState::ended;
+  try {
+    return after.status() == EventStatus::complete ? LaunchState::ended : LaunchState::running;
+  } catch (const std::exception& error) {
+    logger("cache").debug("not saving {}: its launch failed: {}", source_name, error.what());
+    return LaunchState::failed;
+  }
+}
+
 struct FlushAtThreadEnd {
   ~FlushAtThreadEnd() { KernelCache::instance().flush(); }
 };
@@ -80,7 +98,7 @@ KernelCache& KernelCache::instance() {
   return *cache;
 }
 
-KernelCache::KernelCache() : store_(cache_settings_from_environment()) {
+KernelCache::KernelCache() : store_(cache_settings(CacheEnvironment::current())) {
   // Registered before shut_down_at_exit, so it runs after it: the last saves are counted.
   if (store_.writable()) std::atexit(record_counters_at_exit);
 }
@@ -103,48 +121,103 @@ void KernelCache::schedule(const std::shared_ptr<CacheTicket>& ticket, Event aft
   (void)flush_at_thread_end;
   Job& job = pending_[ticket->hash];
   job.ticket = ticket;
-  if (after) job.after = std::move(after);
+  if (after) {
+    job.after = std::move(after);
+    job.launch_running = false;
+    job.poll = std::chrono::milliseconds(0);
+  }
   job.due = std::chrono::steady_clock::now() + quiet;
   wake_.notify_all();
 }
 
 void KernelCache::run() {
+  using Clock = std::chrono::steady_clock;
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
-    if (pending_.empty()) {
-      if (stopping_) return;
+    // The next job: the earliest due; while a flush waits (or at exit), every job not known to
+    // wait for a running launch is due now.
+    const auto now = Clock::now();
+    const bool hurry = flushing_ > 0 || stopping_;
+    auto next = pending_.end();
+    auto next_due = Clock::time_point::max();
+    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+      const auto due = hurry && !it->second.launch_running ? now : it->second.due;
+      if (due < next_due) next = it, next_due = due;
+    }
+    if (stopping_ && (next == pending_.end() || next->second.launch_running)) {
+      for (const auto& [hash, job] : pending_) {
+        logger("cache").debug("not saving {}: its launch had not ended at exit",
+                              job.ticket->source_name);
+      }
+      return;
+    }
+    if (next == pending_.end()) {
       wake_.wait(lock);
       continue;
     }
-    auto next = pending_.begin();
-    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-      if (it->second.due < next->second.due) next = it;
-    }
-    if (flushing_ == 0 && std::chrono::steady_clock::now() < next->second.due) {
-      wake_.wait_until(lock, next->second.due);
+    if (now < next_due) {
+      wake_.wait_until(lock, next_due);
       continue;
     }
     Job job = std::move(next->second);
     pending_.erase(next);
     ++writing_;
     lock.unlock();
-    write(job.ticket, job.after);
+    const LaunchState launch = launch_state(job.after, job.ticket->source_name);
+    if (launch == LaunchState::ended) write(job.ticket);
     lock.lock();
     --writing_;
+    if (launch == LaunchState::running) {
+      job.launch_running = true;
+      job.poll =
+          std::min<std::chrono::milliseconds>(std::max(job.poll * 2, kFirstPoll), kLongestPoll);
+      job.due = Clock::now() + job.poll;
+      // Unless a later launch has rescheduled it meanwhile: that job is the newer one.
+      const std::string hash = job.ticket->hash;
+      pending_.emplace(hash, std::move(job));
+    }
     wake_.notify_all();  // flush() waits for the work to drain
   }
 }
 
+bool KernelCache::flushed(std::chrono::steady_clock::time_point deadline) const {
+  if (writing_ > 0) return false;
+  for (const auto& [hash, job] : pending_) {
+    if (!job.launch_running) return false;
+  }
+  return pending_.empty() || std::chrono::steady_clock::now() >= deadline;
+}
+
 void KernelCache::flush() {
-  {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (worker_.joinable()) {
-      ++flushing_;
-      wake_.notify_all();
-      wake_.wait(lock, [this] { return pending_.empty() && writing_ == 0; });
-      --flushing_;
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!worker_.joinable()) return;
+  const auto deadline = std::chrono::steady_clock::now() + launch_wait_;
+  ++flushing_;
+  wake_.notify_all();
+  while (!flushed(deadline)) {
+    if (std::chrono::steady_clock::now() < deadline) {
+      wake_.wait_until(lock, deadline);
+    } else {
+      wake_.wait(lock);  // the writer notifies after each job
     }
   }
+  --flushing_;
+  for (const auto& [hash, job] : pending_) {
+    logger("cache").info(
+        "{} is not saved yet: the launch its save waits for has not ended within {} ms (held "
+        "behind an event?); it is saved once that launch ends",
+        job.ticket->source_name, launch_wait_.count());
+  }
+}
+
+std::chrono::milliseconds KernelCache::launch_wait() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return launch_wait_;
+}
+
+void KernelCache::set_launch_wait(std::chrono::milliseconds wait) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  launch_wait_ = wait;
 }
 
 void KernelCache::shut_down() {
@@ -157,14 +230,7 @@ void KernelCache::shut_down() {
   worker_.join();
 }
 
-void KernelCache::write(const std::shared_ptr<CacheTicket>& ticket, const Event& after) {
-  try {
-    after.wait();
-  } catch (const std::exception& error) {
-    logger("cache").debug("not saving {}: its launch failed: {}", ticket->source_name,
-                          error.what());
-    return;
-  }
+void KernelCache::write(const std::shared_ptr<CacheTicket>& ticket) {
   const Module& module = *ticket->device->module;
   if (!module.has(&xgpu_backend_v1::program_binary)) {
     logger("cache").debug("backend {} gives no program binaries: nothing to save", module.name);

@@ -19,6 +19,18 @@ constexpr const char* kOptionVariables[] = {
 
 }  // namespace
 
+const std::string& driver_option_variables() {
+  static const std::string lines = [] {
+    std::string text;
+    for (const char* name : kOptionVariables) {
+      if (const char* value = std::getenv(name))
+        text += std::string("env ") + name + "=" + value + "\n";
+    }
+    return text;
+  }();
+  return lines;
+}
+
 std::string normalize_options(const std::string& options) {
   std::istringstream in(options);
   std::string word, out;
@@ -27,7 +39,8 @@ std::string normalize_options(const std::string& options) {
 }
 
 std::string make_cache_key(const DeviceRecord& device, const std::string& options,
-                           const std::string& expanded_source) {
+                           const std::string& expanded_source,
+                           const std::string& driver_variables) {
   const DeviceInfo& info = device.info;
   std::string key = "xgpu kernel cache format " + std::to_string(kCacheFormatVersion) + "\n";
   key += "backend: " + info.backend + " abi " + std::to_string(XGPU_BACKEND_ABI_VERSION) + "\n";
@@ -36,10 +49,7 @@ std::string make_cache_key(const DeviceRecord& device, const std::string& option
   key += "driver: " + info.driver_version + "\n";
   key += "uuid: " + info.uuid + "\n";
   key += "options: " + normalize_options(options) + "\n";
-  for (const char* name : kOptionVariables) {
-    if (const char* value = std::getenv(name))
-      key += std::string("env ") + name + "=" + value + "\n";
-  }
+  key += driver_variables;
   key += "source:\n" + expanded_source;
   return key;
 }

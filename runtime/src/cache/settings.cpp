@@ -7,48 +7,61 @@
 
 #include "log.hpp"
 #include "util/byte_size.hpp"
+#include "xgpu/common/settings.hpp"
+#include "xgpu/settings.hpp"
 
 namespace xgpu::detail {
 namespace {
 
-const char* environment(const char* name) {
+const std::string* given(const std::optional<std::string>& value) {
+  return value && !value->empty() ? &*value : nullptr;
+}
+
+std::optional<std::string> from_environment(const char* name) {
   const char* value = std::getenv(name);
-  return value && *value ? value : nullptr;
+  return value ? std::optional<std::string>(value) : std::nullopt;
 }
 
 }  // namespace
 
-CacheSettings cache_settings_from_environment() {
+CacheEnvironment CacheEnvironment::current() {
+  using common::Setting;
+  return {common::read_setting(Setting::cache), common::read_setting(Setting::cache_dir),
+          common::read_setting(Setting::cache_max_size), from_environment("XDG_CACHE_HOME"),
+          from_environment("HOME")};
+}
+
+CacheSettings cache_settings(const CacheEnvironment& environment) {
   CacheSettings settings;
-  if (const char* mode = environment("XGPU_CACHE")) {
-    std::string text(mode);
-    if (text == "0" || text == "off") {
+  if (const std::string* mode = given(environment.cache)) {
+    if (*mode == "0" || *mode == "off") {
       settings.mode = CacheMode::off;
-      settings.note = "off (XGPU_CACHE=" + text + ")";
-    } else if (text == "ro") {
+      settings.note = "off (XGPU_CACHE=" + *mode + ")";
+    } else if (*mode == "ro") {
       settings.mode = CacheMode::read_only;
       settings.note = "read-only (XGPU_CACHE=ro)";
-    } else if (text != "1" && text != "on") {
-      logger("cache").warn("XGPU_CACHE={} is not 1, 0 or ro: using the default (1)", text);
+    } else if (*mode != "1" && *mode != "on") {
+      logger("cache").warn("{}: using the default (1)",
+                           check_setting("XGPU_CACHE", *mode)->message);
     }
   }
-  if (const char* folder = environment("XGPU_CACHE_DIR")) {
-    settings.folder = folder;
-  } else if (const char* xdg = environment("XDG_CACHE_HOME")) {
-    settings.folder = std::string(xdg) + "/xgpu";
-  } else if (const char* home = environment("HOME")) {
-    settings.folder = std::string(home) + "/.cache/xgpu";
+  if (const std::string* folder = given(environment.cache_dir)) {
+    settings.folder = *folder;
+  } else if (const std::string* xdg = given(environment.xdg_cache_home)) {
+    settings.folder = *xdg + "/xgpu";
+  } else if (const std::string* home = given(environment.home)) {
+    settings.folder = *home + "/.cache/xgpu";
   } else if (settings.mode != CacheMode::off) {
     // Never a predictable shared folder such as /tmp/xgpu: another user could plant it.
     settings.mode = CacheMode::off;
     settings.note = "off: neither XGPU_CACHE_DIR, XDG_CACHE_HOME nor HOME is set";
   }
-  if (const char* size = environment("XGPU_CACHE_MAX_SIZE")) {
-    if (auto bytes = util::parse_byte_size(size)) {
+  if (const std::string* size = given(environment.cache_max_size)) {
+    if (auto bytes = util::parse_byte_size(*size)) {
       settings.max_size = *bytes;
     } else {
       logger("cache").warn("XGPU_CACHE_MAX_SIZE={} is not a size such as 512M or 2G: using 1G",
-                           size);
+                           *size);
     }
   }
   return settings;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace xgpu::detail {
@@ -16,6 +17,13 @@ struct CacheSettings {
   std::string note;                     ///< why the mode is what it is, for `xgpu cache`
 };
 
-CacheSettings cache_settings_from_environment();
+/// The variables the settings come from; nullopt (or empty) when unset.
+struct CacheEnvironment {
+  std::optional<std::string> cache, cache_dir, cache_max_size, xdg_cache_home, home;
+  /// This process's: the XGPU_* ones through the settings registry.
+  static CacheEnvironment current();
+};
+
+CacheSettings cache_settings(const CacheEnvironment& environment);
 
 }  // namespace xgpu::detail

@@ -1,8 +1,8 @@
 // The cache folder; see store.hpp. Nothing below the cache folder is followed through a
-// symbolic link: entries are opened with O_NOFOLLOW, and a layout or fan-out folder that is a
-// link (planted to make xgpu read or write elsewhere) is refused. Entries are opened with
-// O_NONBLOCK, so that a FIFO planted at an entry's path cannot stall a program: it is then
-// refused as not a regular file.
+// symbolic link: every level is opened inside the one above with O_NOFOLLOW (no_follow.hpp),
+// and a layout or fan-out folder that is a link (planted to make xgpu read or write elsewhere)
+// is refused. Entries are opened with O_NONBLOCK, so that a FIFO planted at an entry's path
+// cannot stall a program: it is then refused as not a regular file.
 #include "cache/store.hpp"
 
 #include <dirent.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -45,17 +46,6 @@ bool make_folders(const std::string& path, std::string& why) {
   return true;
 }
 
-// Opens a file that should be an entry: never through a final symlink, never blocking.
-int open_entry_file(const std::string& path) {
-  return open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-}
-
-// Whether `path` is a folder itself, not a symbolic link to one (false when missing).
-bool real_folder(const std::string& path) {
-  struct stat info {};
-  return lstat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
-}
-
 bool read_file(int fd, std::string& bytes) {
   struct stat info {};
   if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) return false;
@@ -83,25 +73,60 @@ bool write_all(int fd, const std::string& bytes) {
   return true;
 }
 
-// Calls visit(path, name) for every file in the fan-out folders under root.
-template <class Visit>
-void for_each_file(const std::string& root, Visit&& visit) {
-  if (!real_folder(root)) return;
-  DIR* top = opendir(root.c_str());
-  if (!top) return;
-  while (dirent* fan = readdir(top)) {
-    if (fan->d_name[0] == '.') continue;
-    std::string folder = root + "/" + fan->d_name;
-    if (!real_folder(folder)) continue;
-    DIR* dir = opendir(folder.c_str());
-    if (!dir) continue;
-    while (dirent* file = readdir(dir)) {
-      std::string name = file->d_name;
-      if (name != "." && name != "..") visit(folder + "/" + name, name);
-    }
-    closedir(dir);
+// A listing of an open folder; closes it.
+class Listing {
+ public:
+  explicit Listing(OwnedFd folder) {
+    const int fd = folder.release();
+    if (fd >= 0 && (dir_ = fdopendir(fd)) == nullptr) close(fd);
   }
-  closedir(top);
+  Listing(const Listing&) = delete;
+  Listing& operator=(const Listing&) = delete;
+  ~Listing() {
+    if (dir_) closedir(dir_);
+  }
+  /// The next name other than "." and "..", or nullptr at the end.
+  const char* next() {
+    while (dir_) {
+      const dirent* found = readdir(dir_);
+      if (!found) return nullptr;
+      if (std::strcmp(found->d_name, ".") != 0 && std::strcmp(found->d_name, "..") != 0)
+        return found->d_name;
+    }
+    return nullptr;
+  }
+  int fd() const { return dir_ ? dirfd(dir_) : -1; }
+
+ private:
+  DIR* dir_ = nullptr;
+};
+
+// Calls visit(folder, path, name) for every file of the fan-out folders under <top>/v1, with
+// `folder` the fan-out folder open; no level is reached through a link.
+template <class Visit>
+void for_each_file(const std::string& top, Visit&& visit) {
+  OwnedFd cache = open_folder_at(AT_FDCWD, top, false);
+  if (!cache) return;
+  Listing fans(open_folder_at(cache.get(), kLayout, false));
+  while (const char* fan = fans.next()) {
+    if (fan[0] == '.') continue;
+    Listing files(open_folder_at(fans.fd(), fan, false));
+    const std::string folder = top + "/" + kLayout + "/" + fan;
+    while (const char* file = files.next()) visit(files.fd(), folder + "/" + file, file);
+  }
+}
+
+// Creates a temporary file for an entry in `folder`, 0600, under a name no other writer holds
+// (O_EXCL decides; the process id and a count make a clash rare).
+OwnedFd create_temporary(int folder, const std::string& hash, std::string& name) {
+  static std::atomic<unsigned> count{0};
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    name = ".tmp-" + hash + "-" + std::to_string(getpid()) + "-" + std::to_string(count++);
+    OwnedFd file(
+        openat(folder, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (file || errno != EEXIST) return file;
+  }
+  return OwnedFd();
 }
 
 }  // namespace
@@ -166,19 +191,48 @@ void CacheStore::refuse(const std::string& why) {
 
 // The layout folder (v1) and the entry's fan-out folder must be folders, not links: a link
 // would make every read and write of the cache land wherever it points.
-bool CacheStore::folders_below_root_real(const std::string& path, const char* action) const {
-  const std::string fan_out = path.substr(0, path.rfind('/'));
-  for (const std::string& folder : {root_, fan_out}) {
-    struct stat info {};
-    if (lstat(folder.c_str(), &info) != 0) return errno == ENOENT;  // nothing there yet
-    if (!S_ISDIR(info.st_mode)) {
-      logger("cache").warn(
-          "{} {}: {} is {}", action, path, folder,
-          S_ISLNK(info.st_mode) ? "a symbolic link, never followed" : "not a folder");
-      return false;
-    }
+CacheStore::Parent CacheStore::open_parent(const std::string& path, bool create,
+                                           const char* action) const {
+  Parent parent;
+  const std::string& top = settings_.folder;
+  if (path.size() <= top.size() || path.compare(0, top.size(), top) != 0 ||
+      path[top.size()] != '/') {
+    parent.error = path + " is not in the cache folder " + top;
+    return parent;
   }
-  return true;
+  // The cache folder itself was checked when the store was made (check_folder); it is not
+  // followed either if it has become a link since.
+  OwnedFd folder = open_folder_at(AT_FDCWD, top, false);
+  if (!folder && errno == ENOENT && create) {
+    if (!make_folders(top, parent.error)) return parent;
+    folder = open_folder_at(AT_FDCWD, top, false);
+  }
+  if (!folder) {
+    if (errno != ENOENT || create) parent.error = "cannot open " + top + ": " + errno_text();
+    return parent;
+  }
+  std::string reached = top;
+  std::size_t start = top.size() + 1;
+  for (std::size_t slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1) {
+    const std::string level = path.substr(start, slash - start);
+    reached += "/" + level;
+    OwnedFd next = open_folder_at(folder.get(), level, create);
+    if (!next) {
+      const int error = errno;
+      if (error == ENOENT && !create) return parent;  // nothing there yet
+      const std::string why = why_not_a_folder(folder.get(), level, error);
+      if (error == ENOTDIR) {
+        logger("cache").warn("{} {}: {} is {}", action, path, reached, why);
+      } else {
+        parent.error = "cannot open " + reached + ": " + why;
+      }
+      return parent;
+    }
+    folder = std::move(next);
+  }
+  parent.folder = std::move(folder);
+  parent.name = path.substr(start);
+  return parent;
 }
 
 std::string CacheStore::entry_path(const std::string& hash) const {
@@ -188,12 +242,17 @@ std::string CacheStore::entry_path(const std::string& hash) const {
 std::optional<CacheEntry> CacheStore::load(const std::string& hash, const std::string& key) {
   if (!readable()) return std::nullopt;
   const std::string path = entry_path(hash);
-  if (!folders_below_root_real(path, "not reading")) return std::nullopt;
-  int fd = open_entry_file(path);
-  if (fd < 0) {
+  Parent parent = open_parent(path, false, "not reading");
+  if (!parent.folder) {
+    if (!parent.error.empty()) logger("cache").warn("cannot read cache entry: {}", parent.error);
+    return std::nullopt;
+  }
+  OwnedFd file = open_file_at(parent.folder.get(), parent.name);
+  if (!file) {
     if (errno != ENOENT) logger("cache").warn("cannot open cache entry {}: {}", path, errno_text());
     return std::nullopt;
   }
+  const int fd = file.get();
   std::string bytes;
   bool read_ok = read_file(fd, bytes);
   CacheEntry entry;
@@ -211,16 +270,17 @@ std::optional<CacheEntry> CacheStore::load(const std::string& hash, const std::s
     struct stat opened {
     }, current{};
     count(cache_counters().bad_entries);
-    if (writable() && fstat(fd, &opened) == 0 && lstat(path.c_str(), &current) == 0 &&
+    const int folder = parent.folder.get();
+    const char* name = parent.name.c_str();
+    if (writable() && fstat(fd, &opened) == 0 &&
+        fstatat(folder, name, &current, AT_SYMLINK_NOFOLLOW) == 0 &&
         opened.st_ino == current.st_ino && opened.st_dev == current.st_dev &&
-        unlink(path.c_str()) == 0) {
+        unlinkat(folder, name, 0) == 0) {
       count(cache_counters().healed);
     }
-    close(fd);
     return std::nullopt;
   }
   if (writable()) futimens(fd, nullptr);  // the entry's last use, for pruning
-  close(fd);
   return entry;
 }
 
@@ -228,22 +288,20 @@ bool CacheStore::store(const std::string& hash, const CacheEntry& entry) {
   if (!writable()) return false;
   const std::string path = entry_path(hash);
   const std::string folder = path.substr(0, path.rfind('/'));
-  std::string why;
-  // Before mkdir -p as well: it would create the fan-out folder through a linked v1.
-  if (!folders_below_root_real(path, "not caching")) return store_failed(hash, {});
-  if (!make_folders(folder, why)) return store_failed(hash, why);
-  if (!folders_below_root_real(path, "not caching")) return store_failed(hash, {});
-  std::string temporary = folder + "/.tmp-" + hash + "-XXXXXX";
-  int fd = mkostemp(temporary.data(), O_CLOEXEC);  // 0600, a name no other process holds
-  if (fd < 0) return store_failed(hash, "cannot create a file in " + folder + ": " + errno_text());
+  Parent parent = open_parent(path, true, "not caching");
+  if (!parent.folder) return store_failed(hash, parent.error);
+  std::string temporary;
+  OwnedFd file = create_temporary(parent.folder.get(), hash, temporary);
+  if (!file) return store_failed(hash, "cannot create a file in " + folder + ": " + errno_text());
   const std::string bytes = encode_entry(entry);
-  stall_mid_write_if_asked(fd, bytes);
-  bool written = write_all(fd, bytes) && fsync(fd) == 0;
+  stall_mid_write_if_asked(file.get(), bytes);
+  bool written = write_all(file.get(), bytes) && fsync(file.get()) == 0;
   std::string failure = written ? "" : errno_text();
-  close(fd);
-  if (!written || rename(temporary.c_str(), path.c_str()) != 0) {
+  file = OwnedFd();  // closed before the rename
+  const int at = parent.folder.get();
+  if (!written || renameat(at, temporary.c_str(), at, parent.name.c_str()) != 0) {
     if (failure.empty()) failure = errno_text();
-    unlink(temporary.c_str());
+    unlinkat(at, temporary.c_str(), 0);
     return store_failed(hash, "writing " + path + " failed: " + failure);
   }
   count(cache_counters().stores);
@@ -271,23 +329,20 @@ bool CacheStore::store_failed(const std::string& hash, const std::string& why) {
 void CacheStore::remove(const std::string& hash, const CacheEntry& entry, const std::string& why) {
   if (!writable()) return;
   const std::string path = entry_path(hash);
-  if (!folders_below_root_real(path, "not removing")) return;
+  Parent parent = open_parent(path, false, "not removing");
+  if (!parent.folder) return;
   // Only if the file still holds that entry: another process may have replaced it.
   CacheEntry current;
-  std::string ignored;
-  StoredEntry stored;
-  stored.path = path;
-  stored.hash = hash;
-  if (read(stored, current, &ignored) && current.binary != entry.binary) return;
+  if (read_at(parent, hash, current, nullptr) && current.binary != entry.binary) return;
   logger("cache").warn("cache entry {} removed: {}", path, why);
   count(cache_counters().bad_entries);
-  if (unlink(path.c_str()) == 0) count(cache_counters().healed);
+  if (unlinkat(parent.folder.get(), parent.name.c_str(), 0) == 0) count(cache_counters().healed);
 }
 
 std::vector<StoredEntry> CacheStore::entries() const {
   std::vector<StoredEntry> found;
   if (!readable()) return found;
-  for_each_file(root_, [&](const std::string& path, const std::string& name) {
+  for_each_file(settings_.folder, [&](int folder, const std::string& path, std::string name) {
     if (name.size() <= 4 || name[0] == '.' || name.compare(name.size() - 4, 4, kSuffix) != 0) {
       return;
     }
@@ -295,7 +350,7 @@ std::vector<StoredEntry> CacheStore::entries() const {
     stored.path = path;
     stored.hash = name.substr(0, name.size() - 4);
     struct stat info {};
-    if (lstat(path.c_str(), &info) != 0) return;
+    if (fstatat(folder, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) return;
     stored.size = static_cast<std::uint64_t>(info.st_size);
     stored.last_use = info.st_mtime;
     found.push_back(stored);
@@ -306,20 +361,30 @@ std::vector<StoredEntry> CacheStore::entries() const {
 }
 
 bool CacheStore::read(const StoredEntry& stored, CacheEntry& entry, std::string* why) const {
-  int fd = open_entry_file(stored.path);
-  if (fd < 0) {
+  Parent parent = open_parent(stored.path, false, "not reading");
+  if (!parent.folder) {
+    if (why)
+      *why = parent.error.empty() ? "cannot open: a folder above it is missing or a link"
+                                  : parent.error;
+    return false;
+  }
+  return read_at(parent, stored.hash, entry, why);
+}
+
+bool CacheStore::read_at(const Parent& parent, const std::string& hash, CacheEntry& entry,
+                         std::string* why) {
+  OwnedFd file = open_file_at(parent.folder.get(), parent.name);
+  if (!file) {
     if (why) *why = "cannot open: " + errno_text();
     return false;
   }
   std::string bytes;
-  bool read_ok = read_file(fd, bytes);
-  close(fd);
-  if (!read_ok) {
+  if (!read_file(file.get(), bytes)) {
     if (why) *why = "not a readable regular file";
     return false;
   }
   if (!parse_entry(bytes, entry, why)) return false;
-  if (to_hex(sha256({entry.key})) != stored.hash) {
+  if (to_hex(sha256({entry.key})) != hash) {
     if (why) *why = "its key does not hash to its file name";
     return false;
   }
@@ -327,17 +392,20 @@ bool CacheStore::read(const StoredEntry& stored, CacheEntry& entry, std::string*
 }
 
 bool CacheStore::erase(const StoredEntry& stored) {
-  return writable() && unlink(stored.path.c_str()) == 0;
+  if (!writable()) return false;
+  Parent parent = open_parent(stored.path, false, "not removing");
+  return parent.folder && unlinkat(parent.folder.get(), parent.name.c_str(), 0) == 0;
 }
 
 // Temporary files of writers that died before renaming them; old enough to be sure.
 void CacheStore::remove_abandoned() const {
   const std::time_t now = std::time(nullptr);
-  for_each_file(root_, [&](const std::string& path, const std::string& name) {
+  for_each_file(settings_.folder, [&](int folder, const std::string&, const std::string& name) {
     if (name.compare(0, 5, ".tmp-") != 0) return;
     struct stat info {};
-    if (lstat(path.c_str(), &info) == 0 && now - info.st_mtime > kAbandonedAfterSeconds) {
-      unlink(path.c_str());
+    if (fstatat(folder, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 &&
+        now - info.st_mtime > kAbandonedAfterSeconds) {
+      unlinkat(folder, name.c_str(), 0);
     }
   });
 }
@@ -355,7 +423,9 @@ std::vector<StoredEntry> CacheStore::prune(std::uint64_t max_size) {
   });
   for (const auto& stored : all) {
     if (total <= max_size) break;
-    const bool deleted = unlink(stored.path.c_str()) == 0;
+    Parent parent = open_parent(stored.path, false, "not pruning");
+    if (!parent.folder) continue;
+    const bool deleted = unlinkat(parent.folder.get(), parent.name.c_str(), 0) == 0;
     if (deleted || errno == ENOENT) {
       if (deleted) count(cache_counters().evictions);
       total -= stored.size;

@@ -5,7 +5,8 @@
 //   <folder>/v1/ab/.tmp-...        a write in progress, renamed into place when complete
 //
 // Use is tracked by each entry's modification time, set on every hit: unlike access
-// times, it is kept on every mount (noatime, relatime).
+// times, it is kept on every mount (noatime, relatime). Nothing below the cache folder is
+// reached through a symbolic link (no_follow.hpp).
 #pragma once
 
 #include <atomic>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "cache/entry.hpp"
+#include "cache/no_follow.hpp"
 #include "cache/settings.hpp"
 
 namespace xgpu::detail {
@@ -57,10 +59,21 @@ class CacheStore {
   bool erase(const StoredEntry& stored);
 
  private:
+  /// The folder that holds the file at `path` (an entry's path under the cache folder), opened
+  /// level by level from the cache folder, never through a link (no_follow.hpp).
+  struct Parent {
+    OwnedFd folder;     ///< invalid when a level is missing, a link, or cannot be opened
+    std::string name;   ///< the file's name in it
+    std::string error;  ///< why it is invalid; empty when missing (and not to be created) or
+                        ///< when a link was already warned about
+  };
+  /// Missing levels are created (0700) when `create`. A level that is a link or not a folder is
+  /// refused with a warning "<action> <path>: <level> is ...", each time: one was planted.
+  Parent open_parent(const std::string& path, bool create, const char* action) const;
   std::string entry_path(const std::string& hash) const;
-  /// Whether the layout and fan-out folders of the entry at `path` are real folders (or not
-  /// there yet); warns "<action> <path>: ..." when one is a link or not a folder.
-  bool folders_below_root_real(const std::string& path, const char* action) const;
+  /// read() of the file `parent` names, which should hold the entry of `hash`.
+  static bool read_at(const Parent& parent, const std::string& hash, CacheEntry& entry,
+                      std::string* why);
   static std::string check_folder(const std::string& folder, bool create);
   void refuse(const std::string& why);
   bool store_failed(const std::string& hash, const std::string& why);

@@ -1,20 +1,27 @@
-// Test-only seams of the kernel cache, switched on by environment variables that no user
-// sets. They let the stress tests (tests/cache/cache_stress_cases.py) stop a writer at a
-// known point instead of hoping a kill lands there.
+// Seams of the kernel cache for the tests: functions a test program that links the core's
+// objects (tests/cache/cache_client.cpp) installs, so that the stress tests
+// (tests/cache/cache_stress_cases.py) stop a writer at a known point instead of hoping a kill
+// lands there. Nothing in libxgpu installs them, and no variable switches them on.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 namespace xgpu::detail {
 
-/// With XGPU_CACHE_TEST_STALL_WRITE=1: writes the first half of `bytes` to `fd` (an entry's
-/// temporary file), flushes it, and then waits forever, for the test to kill the process
-/// in the middle of a write. Otherwise does nothing.
+struct CacheTestHooks {
+  /// Called with an entry's temporary file and bytes before the store writes them.
+  std::atomic<void (*)(int fd, const std::string& bytes)> before_entry_write{nullptr};
+  /// Called between reading and rewriting the counters file.
+  std::atomic<void (*)()> inside_counters_update{nullptr};
+};
+
+CacheTestHooks& cache_test_hooks();
+
+/// Calls the before_entry_write hook, if one is installed.
 void stall_mid_write_if_asked(int fd, const std::string& bytes);
 
-/// With XGPU_CACHE_TEST_COUNTERS_DELAY_MS=N: sleeps N ms between reading and rewriting the
-/// counters file, so that concurrent processes surely overlap there and an update lost
-/// without the lock would show. Otherwise does nothing.
+/// Calls the inside_counters_update hook, if one is installed.
 void delay_counters_update_if_asked();
 
 }  // namespace xgpu::detail

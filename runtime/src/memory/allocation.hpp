@@ -31,14 +31,18 @@ struct Allocation {
   /// The last copy of the buffer went: the pool takes the memory back (or counts the free).
   ~Allocation();
 
-  /// A command was enqueued on `queue` that reads or writes this buffer: the block may not go
-  /// to another user before it completes. Only the queue is kept (retained the first time), no
-  /// event: when the buffer goes, the pool asks each queue for a marker covering everything
-  /// enqueued on it so far, which covers this buffer's last use there. Commands of different
-  /// queues may finish in any order, hence one marker per queue. Only pooled blocks need it.
+  /// A command was enqueued on `queue` that reads or writes this buffer: a pooled block may
+  /// not go to another user before it completes, and a copy to another context must come
+  /// after it (queues_in_use). Only the queue is kept (retained the first time), no event: when
+  /// the buffer goes, the pool asks each queue for a marker covering everything enqueued on it
+  /// so far, which covers this buffer's last use there. Commands of different queues may
+  /// finish in any order, hence one marker per queue.
   void note_use(const Module* module, void* queue);
   /// The queues that used the buffer, for the pool when the buffer goes.
   std::vector<Handle<ObjectKind::queue>> take_queues();
+  /// The queues that used the buffer so far (retained copies), for a copy that must come after
+  /// every command enqueued on it.
+  std::vector<Handle<ObjectKind::queue>> queues_in_use();
   bool is_pooled() const noexcept { return block != nullptr; }
 
   /// Whether the block came from a previous user whose commands may still run (the pool hands
@@ -78,11 +82,15 @@ struct Allocation {
   std::vector<Handle<ObjectKind::queue>> ordered_;
 };
 
-/// Whether the allocation of `buffer` must be told of the commands that use it. Cheap when it
-/// is not pooled: one pointer test.
-inline bool touches_pool(const BufferCore& buffer) noexcept {
-  return buffer.allocation != nullptr && buffer.allocation->is_pooled();
-}
+/// An event that completes when every command enqueued on `queue` so far has (submitted, so
+/// polling it finds it complete); empty when the module has no queue_barrier, after waiting
+/// for the queue on the host instead.
+Handle<ObjectKind::event> marker_of(const Handle<ObjectKind::queue>& queue);
+
+/// Whether the allocation of `buffer` must be told of the commands that use it: every buffer
+/// xgpu allocated, pooled (the pool reuses its block after them) or not (a copy to another
+/// context orders after them). One pointer test.
+inline bool touches_pool(const BufferCore& buffer) noexcept { return buffer.allocation != nullptr; }
 
 /// The queue this thread last enqueued a command on that used a pooled buffer: the pool's
 /// guess of the queue the thread's next allocation will be used on (PyTorch asks for the

@@ -1,8 +1,10 @@
-// XGPU_ALLOCATOR and XGPU_MEMORY_LIMIT: read once per context, refused with a named error.
+// XGPU_ALLOCATOR and XGPU_MEMORY_LIMIT: read once per process (through the settings registry),
+// applied to each context, refused with a named error at each context's creation.
 #include <cmath>
 #include <cstdlib>
 #include <string>
 
+#include "../settings.hpp"
 #include "../util/byte_size.hpp"
 #include "pool.hpp"
 #include "xgpu/error.hpp"
@@ -10,13 +12,8 @@
 namespace xgpu::detail {
 
 AllocatorKind allocator_from_environment() {
-  const char* text = std::getenv("XGPU_ALLOCATOR");
-  if (text == nullptr || *text == '\0' || std::string(text) == "caching")
-    return AllocatorKind::caching;
-  if (std::string(text) == "direct") return AllocatorKind::direct;
-  throw Error(Errc::invalid_argument,
-              std::string("XGPU_ALLOCATOR='") + text + "' is neither 'caching' nor 'direct'",
-              "Context");
+  return read_word(common::Setting::allocator, "Context") == "direct" ? AllocatorKind::direct
+                                                                      : AllocatorKind::caching;
 }
 
 std::uint64_t parse_memory_limit(const std::string& text, std::uint64_t device_memory,
@@ -45,7 +42,19 @@ std::uint64_t parse_memory_limit(const std::string& text, std::uint64_t device_m
                   quoted + " is a fraction, but the device does not report its memory size",
                   "Context");
     }
-    return static_cast<std::uint64_t>(std::floor(share * static_cast<double>(device_memory)));
+    // As a double the device's size may round up (to 2^64 for the largest a profile may
+    // claim), and converting that back would overflow: the whole device is the most.
+    const double share_bytes = std::floor(share * static_cast<double>(device_memory));
+    const std::uint64_t bytes = share_bytes >= static_cast<double>(device_memory)
+                                    ? device_memory
+                                    : static_cast<std::uint64_t>(share_bytes);
+    if (bytes == 0) {
+      throw Error(Errc::invalid_argument,
+                  quoted + " is less than one byte of the device's " +
+                      std::to_string(device_memory) + " (unset it for no limit)",
+                  "Context");
+    }
+    return bytes;
   }
   const auto bytes = util::parse_byte_size(text);
   if (!bytes) {
@@ -62,8 +71,8 @@ std::uint64_t parse_memory_limit(const std::string& text, std::uint64_t device_m
 }
 
 std::uint64_t memory_limit_from_environment(std::uint64_t device_memory) {
-  const char* text = std::getenv("XGPU_MEMORY_LIMIT");
-  if (text == nullptr) return 0;
+  const std::string text = common::setting_text(common::Setting::memory_limit);
+  if (text.empty()) return 0;  // unset, or set empty: no limit, as for every setting
   return parse_memory_limit(text, device_memory, "XGPU_MEMORY_LIMIT");
 }
 

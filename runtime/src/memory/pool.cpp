@@ -53,6 +53,11 @@ void Allocation::note_use(const Module* module, void* queue) {
   if (used_on.size() == 1) first_queue_.store(queue, std::memory_order_release);
 }
 
+std::vector<Handle<ObjectKind::queue>> Allocation::queues_in_use() {
+  std::lock_guard<std::mutex> lock(use_mutex);
+  return used_on;
+}
+
 std::vector<Handle<ObjectKind::queue>> Allocation::take_queues() {
   std::lock_guard<std::mutex> lock(use_mutex);
   first_queue_.store(nullptr, std::memory_order_relaxed);
@@ -103,10 +108,10 @@ void Allocation::order_after_previous_user(const Module* module, void* queue) {
   }
   if (!others.empty()) {
     const xgpu_wait_v1 wait{others.data(), static_cast<std::uint32_t>(others.size())};
-    const bool barrier =
-        module->has(&xgpu_backend_v1::queue_barrier) && !cross_queue_barrier_disabled_for_test() &&
-        module->table->queue_barrier(static_cast<xgpu_queue>(queue), &wait, nullptr) ==
-            XGPU_STATUS_SUCCESS;
+    const bool barrier = module->has(&xgpu_backend_v1::queue_barrier) &&
+                         !cross_queue_barrier_disabled_for_test().load() &&
+                         module->table->queue_barrier(static_cast<xgpu_queue>(queue), &wait,
+                                                      nullptr) == XGPU_STATUS_SUCCESS;
     // Without a barrier the host waits: slower, as safe. (A marker that failed has finished.)
     if (!barrier) module->table->event_wait(others.data(), wait.count);
   }
@@ -124,10 +129,8 @@ void Allocation::wait_for_previous_user() {
   follows_previous_.store(false, std::memory_order_release);
 }
 
-namespace {
-// An event that completes when every command enqueued on `queue` so far has: the last use of
-// a buffer there among them. A module without queue_barrier (none that pools: it predates
-// buffer_create_sub, but the entry may be NULL) gets the queue drained instead: no event.
+// A module without queue_barrier (none that pools: it predates buffer_create_sub, but the entry
+// may be NULL) gets the queue drained instead: no event.
 Handle<ObjectKind::event> marker_of(const Handle<ObjectKind::queue>& queue) {
   const Module& module = *queue.module();
   const auto raw = static_cast<xgpu_queue>(queue.get());
@@ -144,7 +147,6 @@ Handle<ObjectKind::event> marker_of(const Handle<ObjectKind::queue>& queue) {
   module.table->queue_finish(raw);  // a queue that cannot finish runs nothing any more
   return {};
 }
-}  // namespace
 
 MemoryPool::MemoryPool(const DeviceRecord* device, Handle<ObjectKind::context> context,
                        AllocatorKind kind, std::uint64_t limit)
@@ -423,6 +425,15 @@ std::size_t MemoryPool::release_free_segments() {
 void MemoryPool::release(Allocation& allocation) noexcept {
   try {
     std::vector<Handle<ObjectKind::queue>> queues = allocation.take_queues();
+    if (allocation.block == nullptr) {
+      // Its own driver buffer goes with the handle, which the driver keeps until its commands
+      // are done: no marker needed.
+      std::lock_guard<std::mutex> lock(mutex_);
+      on_freed(allocation.bytes);
+      stats_.reserved -= allocation.bytes;
+      report_to_trace();
+      return;
+    }
     // What the block's previous user may still run counts too: the buffer may have gone
     // before its first command.
     std::vector<QueueUse> uses = allocation.take_previous_uses();
@@ -438,11 +449,6 @@ void MemoryPool::release(Allocation& allocation) noexcept {
     }
     std::lock_guard<std::mutex> lock(mutex_);
     on_freed(allocation.bytes);
-    if (allocation.block == nullptr) {
-      stats_.reserved -= allocation.bytes;  // its own driver buffer goes with the handle
-      report_to_trace();
-      return;
-    }
     Block& block = *allocation.block;
     if (!all_finished(uses)) {
       block.state = Block::State::pending;

@@ -52,7 +52,16 @@ void transfer(const Queue& queue, const char* name, const char* direction, std::
 void synchronised(const Queue& queue) {
   Recorder& recorder = Recorder::instance();
   std::unique_lock<std::mutex> lock(recorder.mutex);
-  if (recorder.is_open()) recorder.drain(queue.raw(), lock);
+  if (!recorder.is_open()) return;
+  recorder.drain(queue.raw(), lock);
+  if (recorder.is_open()) recorder.drain_completed();
+}
+
+void event_waited() {
+  if (Recorder::waiting_on_this_thread()) return;
+  Recorder& recorder = Recorder::instance();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  if (recorder.is_open()) recorder.drain_completed();
 }
 
 void build(const DeviceRecord* device, const std::string& name, const char* cache,

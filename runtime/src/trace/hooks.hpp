@@ -54,8 +54,13 @@ void launch(const Queue& queue, const std::string& kernel, const Launch& launch,
 /// event.
 void transfer(const Queue& queue, const char* name, const char* direction, std::uint64_t bytes,
               double enqueued_us, Event event, bool blocking);
-/// The queue finished (or a blocking read returned): its pending commands are complete.
+/// The queue finished (or a blocking read returned): its pending commands are complete, and
+/// those of other queues that have completed meanwhile are written too (they may have been
+/// waited for through this queue's).
 void synchronised(const Queue& queue);
+/// An Event was waited for: the pending commands that have completed are written (with their
+/// device times while the drivers are there; at exit they no longer are).
+void event_waited();
 /// A build: `cache` says where the program came from ("memory", "disk", "source").
 void build(const DeviceRecord* device, const std::string& name, const char* cache, double begin_us);
 /// The allocator's byte counts for one context's pool (`pool` tells the contexts of one

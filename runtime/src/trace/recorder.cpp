@@ -12,6 +12,7 @@
 #include "../log.hpp"
 #include "../module.hpp"
 #include "../registry.hpp"
+#include "xgpu/common/settings.hpp"
 #include "xgpu/queue.hpp"
 #include "xgpu/trace.hpp"
 
@@ -30,6 +31,8 @@ constexpr std::size_t kPollPending = 256;
 constexpr std::size_t kMaxPending = 4096;
 
 std::atomic<std::int64_t> g_epoch_ns{0};
+
+thread_local bool t_recorder_waiting = false;
 
 std::int64_t steady_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -77,6 +80,8 @@ std::string micros(double us) {
   std::snprintf(text, sizeof text, "%.3f", us);
   return text;
 }
+
+bool Recorder::waiting_on_this_thread() { return t_recorder_waiting; }
 
 Recorder& Recorder::instance() {
   static Recorder* recorder = new Recorder();
@@ -229,6 +234,7 @@ void Recorder::wait_and_write(std::vector<Pending> batch, std::unique_lock<std::
   lock.unlock();
   // Outside the lock: a wait may last as long as a kernel, and every traced thread needs
   // the lock for each of its commands.
+  t_recorder_waiting = true;
   for (std::size_t i = 0; i < batch.size(); ++i) {
     try {
       if (ask_driver) batch[i].event.wait();
@@ -237,6 +243,7 @@ void Recorder::wait_and_write(std::vector<Pending> batch, std::unique_lock<std::
     }
     outcomes[i].observed_us = now_us();
   }
+  t_recorder_waiting = false;
   lock.lock();
   in_flight_ -= batch.size();
   if (in_flight_ == 0) idle_.notify_all();  // close() cannot end the file before we unlock
@@ -312,8 +319,8 @@ void Recorder::write_command(const Pending& pending, double observed_us, bool co
 bool start_from_environment() {
   static std::once_flag once;
   std::call_once(once, [] {
-    const char* path = std::getenv("XGPU_TRACE");
-    if (path == nullptr || *path == '\0') {
+    const std::string path = common::setting_text(common::Setting::trace);
+    if (path.empty()) {
       int unread = kUnread;
       g_state.compare_exchange_strong(unread, kOff);
       return;

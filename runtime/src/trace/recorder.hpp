@@ -74,6 +74,9 @@ class Recorder {
   void drain(const void* queue, std::unique_lock<std::mutex>& lock);
   /// Writes the pending commands that have completed, without waiting.
   void drain_completed();
+  /// Whether this thread is in the recorder's own wait for pending commands (an Event::wait
+  /// there is no synchronisation point of the program's).
+  static bool waiting_on_this_thread();
   void write_command(const Pending& pending, double observed_us, bool completed);
 
   std::map<const void*, std::size_t> memory_tracks;  ///< each pool's counter number, 1, 2, ...

@@ -38,6 +38,18 @@ std::size_t allowed_edits(std::size_t length) {
   return std::min(limit, length == 0 ? 0 : length - 1);
 }
 
+// Whether `part` is one of `candidate`'s '_'- or '-'-separated parts.
+bool is_part(const std::string& part, const std::string& candidate) {
+  std::size_t start = 0;
+  while (start <= candidate.size()) {
+    std::size_t end = candidate.find_first_of("_-", start);
+    if (end == std::string::npos) end = candidate.size();
+    if (candidate.compare(start, end - start, part) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string closest_word(std::string_view word, const std::vector<std::string>& candidates) {
@@ -53,6 +65,10 @@ std::string closest_word(std::string_view word, const std::vector<std::string>& 
     if (candidate == word) continue;  // the word itself is no suggestion
     const std::size_t distance = edit_distance(typed, lower(candidate));
     if (distance < best_distance) best_distance = distance, best = candidate;
+  }
+  if (!best.empty() || typed.size() < 3) return best;
+  for (const std::string& candidate : candidates) {
+    if (candidate.size() > typed.size() && is_part(typed, lower(candidate))) return candidate;
   }
   return best;
 }

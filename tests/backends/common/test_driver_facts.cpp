@@ -165,6 +165,11 @@ TEST_CASE("the OpenCL C of a build's options", "[driver_facts]") {
   CHECK(cl_std_version("-cl-fast-relaxed-math").empty());
   CHECK(cl_std_version("-cl-std=CLC++").empty());
   CHECK(cl_std_version("-Dx=-cl-std=CL2.0").empty());  // inside another option's value
+  // Numbers past an unsigned long stay the largest rather than wrap to an old version (a
+  // profile or a build could then pass a limit: the profile module's fuzzing found one).
+  CHECK(cl_std_version("-cl-std=CL2147483647.0") > Version{3, 0});
+  CHECK(cl_std_version("-cl-std=CL18446744073709551616.0") > Version{3, 0});
+  CHECK(opencl_c_version("OpenCL C 99999999999999999999999999.9") > Version{3, 0});
   CHECK(cl_std_option(Version{3, 0}) == "-cl-std=CL3.0");
   CHECK(cl_std_option(Version{2, 0}) == "-cl-std=CL2.0");
   CHECK(cl_std_option(Version{1, 2}).empty());
@@ -270,5 +275,6 @@ TEST_CASE("the checks a device may skip come from the table", "[driver_facts]") 
     pocl_workarounds.insert(fact->workaround);
   CHECK(pocl_workarounds.count(Workaround::serialize_compiles) == 1);
   CHECK(pocl_workarounds.count(Workaround::finish_queues_before_binary) == 1);
+  CHECK(pocl_workarounds.count(Workaround::choose_local_size) == 1);
   CHECK(pocl_workarounds.count(Workaround::serialize_all_calls) == 0);
 }

@@ -21,7 +21,7 @@ bool contains(const std::string& text, const std::string& part) {
 }  // namespace
 
 TEST_CASE("the library loader says which candidates failed and why", "[loader]") {
-  const LibrarySpec missing{"test library", nullptr, {"libxgpu-no-such-library.so.9"}};
+  const LibrarySpec missing{"test library", std::nullopt, {"libxgpu-no-such-library.so.9"}};
   const DynamicLibrary none = DynamicLibrary::open(missing);
   CHECK_FALSE(none.loaded());
   CHECK(contains(none.why_not(), "test library could not be opened"));
@@ -29,13 +29,14 @@ TEST_CASE("the library loader says which candidates failed and why", "[loader]")
   CHECK(none.symbol("strlen") == nullptr);
 
   // A candidate that opens but lacks a required symbol is skipped, and the next one serves.
-  const LibrarySpec libc{"C library", nullptr, {"libc.so.6"}};
+  const LibrarySpec libc{"C library", std::nullopt, {"libc.so.6"}};
   const DynamicLibrary lacking = DynamicLibrary::open(libc, {"strlen", "xgpu_no_such_symbol"});
   CHECK_FALSE(lacking.loaded());
   CHECK(contains(lacking.why_not(), "libc.so.6 lacks xgpu_no_such_symbol"));
   CHECK_FALSE(contains(lacking.why_not(), "strlen"));
 
-  const LibrarySpec second{"C library", nullptr, {"libxgpu-no-such-library.so.9", "libc.so.6"}};
+  const LibrarySpec second{
+      "C library", std::nullopt, {"libxgpu-no-such-library.so.9", "libc.so.6"}};
   DynamicLibrary served = DynamicLibrary::open(second, {"strlen"});
   REQUIRE(served.loaded());
   CHECK(served.path() == "libc.so.6");
@@ -50,20 +51,23 @@ TEST_CASE("the library loader says which candidates failed and why", "[loader]")
   CHECK(served.symbol("strlen") == nullptr);
 }
 
-TEST_CASE("the loader's override variable replaces the candidates", "[loader]") {
-  const LibrarySpec spec{"C library", "XGPU_TEST_LOADER_OVERRIDE", {"libc.so.6"}};
-  REQUIRE(setenv("XGPU_TEST_LOADER_OVERRIDE", "/nonexistent/libnothing.so", 1) == 0);
-  const DynamicLibrary none = DynamicLibrary::open(spec);
+// The override's value is given here, as open() reads it from the setting (read once per
+// process: the CTest entries that set XGPU_CUDA_LIBRARY use the reading end to end).
+TEST_CASE("the loader's override setting replaces the candidates", "[loader]") {
+  const LibrarySpec spec{"C library", xgpu::common::Setting::host_blas, {"libc.so.6"}};
+  const DynamicLibrary none = DynamicLibrary::open(spec, {}, "/nonexistent/libnothing.so");
   CHECK_FALSE(none.loaded());
   CHECK(none.overridden());
   CHECK(contains(none.why_not(), "/nonexistent/libnothing.so"));
-  CHECK(contains(none.why_not(), "as XGPU_TEST_LOADER_OVERRIDE asks"));
+  CHECK(contains(none.why_not(), "as XGPU_HOST_BLAS asks"));
   // Empty counts as unset: the candidates serve again.
-  REQUIRE(setenv("XGPU_TEST_LOADER_OVERRIDE", "", 1) == 0);
-  const DynamicLibrary served = DynamicLibrary::open(spec);
+  const DynamicLibrary served = DynamicLibrary::open(spec, {}, "");
   CHECK(served.loaded());
   CHECK_FALSE(served.overridden());
-  unsetenv("XGPU_TEST_LOADER_OVERRIDE");
+  // A library setting's spec takes its files from the registry (settings.def).
+  const LibrarySpec blas =
+      xgpu::common::library_spec("host BLAS", xgpu::common::Setting::host_blas);
+  CHECK(blas.candidates == std::vector<std::string>{"libopenblas.so.0", "libblas.so.3"});
 }
 
 TEST_CASE("every module status maps to one Errc", "[loader]") {

@@ -1,4 +1,5 @@
-/* A fake libcuda.so.1 whose one "GPU" is host memory: every entry point the cuda module
+/* A fake libcuda.so.1 whose "GPU" is host memory (FAKE_CUDA_DEVICES=N, 1 to 4, gives N
+ * of them, each with its own primary context; device 0's UUID and PCI address do not change): every entry point the cuda module
  * resolves, with copies done at once (a stream is always idle), events as host timestamps,
  * and no way to run a kernel (cuModuleLoadDataEx says CUDA_ERROR_NO_BINARY_FOR_GPU). It lets
  * the module's device properties, buffers, sub-buffers, copies, fills, maps, events, barriers
@@ -13,8 +14,20 @@ typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 enum { OK = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_FOUND = 500, NO_BINARY_FOR_GPU = 209 };
 
-static int g_context; /* the primary context: any non-NULL pointer */
-static int g_context_refs;
+enum { MAX_DEVICES = 4 };
+static int g_contexts[MAX_DEVICES]; /* the primary contexts: any non-NULL pointers */
+static int g_context_refs[MAX_DEVICES];
+
+static int device_count(void) {
+  const char* text = getenv("FAKE_CUDA_DEVICES");
+  int count = text != NULL && *text != '\0' ? atoi(text) : 1;
+  return count < 1 ? 1 : count > MAX_DEVICES ? MAX_DEVICES : count;
+}
+static int is_context(const void* context) {
+  for (int i = 0; i < MAX_DEVICES; ++i)
+    if (context == &g_contexts[i]) return 1;
+  return 0;
+}
 
 static double now_ms(void) {
   struct timespec t;
@@ -35,10 +48,10 @@ CUresult cuGetErrorString(CUresult error, const char** text) {
   return OK;
 }
 CUresult cuDriverGetVersion(int* version) { *version = 12040; return OK; }
-CUresult cuDeviceGetCount(int* count) { *count = 1; return OK; }
+CUresult cuDeviceGetCount(int* count) { *count = device_count(); return OK; }
 CUresult cuDeviceGet(int* device, int ordinal) {
-  if (ordinal != 0) return INVALID_VALUE;
-  *device = 0;
+  if (ordinal < 0 || ordinal >= device_count()) return INVALID_VALUE;
+  *device = ordinal;
   return OK;
 }
 CUresult cuDeviceGetName(char* name, int length, int device) {
@@ -47,12 +60,11 @@ CUresult cuDeviceGetName(char* name, int length, int device) {
   return OK;
 }
 CUresult cuDeviceGetUuid(unsigned char* uuid, int device) {
-  (void)device;
   for (int i = 0; i < 16; ++i) uuid[i] = (unsigned char)(0xA0 + i);
+  uuid[15] ^= (unsigned char)device;
   return OK;
 }
 CUresult cuDeviceGetAttribute(int* value, int attribute, int device) {
-  (void)device;
   switch (attribute) {
     case 1: *value = 1024; break;                 /* max threads per block */
     case 2: case 3: *value = 1024; break;         /* block dims x, y */
@@ -64,7 +76,7 @@ CUresult cuDeviceGetAttribute(int* value, int attribute, int device) {
     case 16: *value = 132; break;                 /* SMs */
     case 18: *value = 0; break;                   /* integrated */
     case 32: *value = 1; break;                   /* ECC */
-    case 33: *value = 0x65; break;                /* PCI bus */
+    case 33: *value = 0x65 + device; break;       /* PCI bus */
     case 34: *value = 0; break;                   /* PCI device */
     case 36: *value = 3201000; break;             /* memory clock */
     case 37: *value = 6144; break;                /* bus width */
@@ -84,18 +96,21 @@ CUresult cuDeviceTotalMem_v2(size_t* bytes, int device) {
   return OK;
 }
 CUresult cuDevicePrimaryCtxRetain(void** context, int device) {
-  (void)device;
-  ++g_context_refs;
-  *context = &g_context;
+  ++g_context_refs[device];
+  *context = &g_contexts[device];
   return OK;
 }
 CUresult cuDevicePrimaryCtxRelease_v2(int device) {
-  (void)device;
-  return g_context_refs-- > 0 ? OK : INVALID_VALUE;
+  return g_context_refs[device]-- > 0 ? OK : INVALID_VALUE;
 }
-CUresult cuCtxPushCurrent_v2(void* context) { return context == &g_context ? OK : INVALID_VALUE; }
+static __thread void* t_current; /* one level: the module pushes and pops in pairs */
+CUresult cuCtxPushCurrent_v2(void* context) {
+  if (!is_context(context)) return INVALID_VALUE;
+  t_current = context;
+  return OK;
+}
 CUresult cuCtxPopCurrent_v2(void** context) {
-  if (context) *context = &g_context;
+  if (context) *context = t_current;
   return OK;
 }
 CUresult cuMemGetInfo_v2(size_t* free_bytes, size_t* total) {
@@ -103,12 +118,15 @@ CUresult cuMemGetInfo_v2(size_t* free_bytes, size_t* total) {
   *total = (size_t)1 << 30;
   return OK;
 }
-/* FAKE_CUDA_MAX_ALLOC=N (read at each call, so a test may set it for a while): cuMemAlloc of
- * more than N bytes fails with CUDA_ERROR_OUT_OF_MEMORY, as a full GPU's does. */
+/* The fake's own control, for a test to call (found with dlsym on this library): after
+ * fake_cuda_set_max_alloc(N), cuMemAlloc of more than N bytes fails with
+ * CUDA_ERROR_OUT_OF_MEMORY, as a full GPU's does; 0 lifts the limit. Not an environment
+ * variable: setenv() while other threads read the environment can crash them. */
+static _Atomic size_t max_alloc = 0;
+void fake_cuda_set_max_alloc(size_t bytes) { max_alloc = bytes; }
 CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
-  const char* max_alloc = getenv("FAKE_CUDA_MAX_ALLOC");
-  if (max_alloc != NULL && *max_alloc != '\0' && bytes > strtoull(max_alloc, NULL, 10))
-    return OUT_OF_MEMORY;
+  const size_t limit = max_alloc;
+  if (limit != 0 && bytes > limit) return OUT_OF_MEMORY;
   /* 256-byte aligned, as cuMemAlloc promises. */
   void* memory = NULL;
   if (posix_memalign(&memory, 256, bytes) != 0) return OUT_OF_MEMORY;
@@ -134,6 +152,18 @@ CUresult cuMemcpyDtoHAsync_v2(void* to, CUdeviceptr from, size_t bytes, void* st
 }
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr to, CUdeviceptr from, size_t bytes, void* stream) {
   (void)stream;
+  memmove((void*)(uintptr_t)to, (const void*)(uintptr_t)from, bytes);
+  return OK;
+}
+/* Both contexts must be primary contexts; the memory is all host memory anyway. The tests
+ * count the calls (fake_cuda_peer_copies) to know a copy went this way. */
+static int g_peer_copies;
+int fake_cuda_peer_copies(void) { return g_peer_copies; }
+CUresult cuMemcpyPeerAsync(CUdeviceptr to, void* to_context, CUdeviceptr from, void* from_context,
+                           size_t bytes, void* stream) {
+  (void)stream;
+  if (!is_context(to_context) || !is_context(from_context)) return INVALID_VALUE;
+  ++g_peer_copies;
   memmove((void*)(uintptr_t)to, (const void*)(uintptr_t)from, bytes);
   return OK;
 }

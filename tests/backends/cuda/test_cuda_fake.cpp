@@ -3,6 +3,8 @@
 // module reports for a device, and its buffers, sub-buffers, copies, fills, maps, events,
 // barriers, profiling times and argument checks, through xgpu's public API. The fake runs no
 // kernel; a real GPU is tools/gpu-check.sh's.
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -51,6 +53,10 @@ TEST_CASE("cuda module: the device as the fake driver describes it", "[cuda_fake
   CHECK(info.max_work_item_sizes[2] == 64);
   CHECK_FALSE(info.non_uniform_work_groups);
   CHECK(info.base_address_alignment == 256);
+  // A __constant pointer parameter is an ordinary pointer in the translation: any buffer the
+  // device can allocate is taken, and that is what is reported (not CUDA's 64 KiB constant
+  // bank, which nothing here checks a buffer against).
+  CHECK(info.max_constant_buffer_size == info.max_allocation);
   CHECK(device.free_memory() == std::optional<std::uint64_t>(std::uint64_t{1} << 29));
   CHECK(info.work_group_multiple == 32);
   CHECK(info.fp16);  // compute capability 9.0 >= 5.3: native half arithmetic
@@ -177,14 +183,26 @@ TEST_CASE("cuda module: bad input is refused with the mistake named", "[cuda_fak
   }
 }
 
-// CUDA_ERROR_OUT_OF_MEMORY from cuMemAlloc (the fake's FAKE_CUDA_MAX_ALLOC) is what the
+// CUDA_ERROR_OUT_OF_MEMORY from cuMemAlloc (the fake's fake_cuda_set_max_alloc) is what the
 // caching allocator frees its cache and retries for, then reports as out_of_memory naming the
 // request; a smaller request afterwards is served.
 TEST_CASE("cuda module: an allocation the GPU cannot hold is out_of_memory", "[cuda_fake]") {
   xgpu::Context context(fake_device());
   xgpu::Queue queue = context.queue();
   { xgpu::Buffer<char> cached = context.alloc<char>(1 << 20); }  // leaves a cached segment
-  xgpu_test::ScopedEnv max_alloc("FAKE_CUDA_MAX_ALLOC", std::to_string(8 << 20));
+  // The fake the cuda module opened (XGPU_CUDA_LIBRARY): dlopen of the same path gives it.
+  const std::string fake = xgpu_test::env("XGPU_CUDA_LIBRARY").value_or("");
+  void* library = dlopen(fake.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(library != nullptr);
+  using SetMaxAlloc = void (*)(std::size_t);
+  const auto set_max_alloc =
+      reinterpret_cast<SetMaxAlloc>(dlsym(library, "fake_cuda_set_max_alloc"));
+  REQUIRE(set_max_alloc != nullptr);
+  struct Lift {
+    SetMaxAlloc set;
+    ~Lift() { set(0); }
+  } lift{set_max_alloc};
+  set_max_alloc(8 << 20);
   const xgpu::Error error = capture_error([&] { context.alloc<char>(9 << 20); });
   check_error(error, xgpu::Errc::out_of_memory,
               {"tried to allocate 9 MiB", "Fake CUDA device", "CUDA_ERROR_OUT_OF_MEMORY"});
@@ -194,4 +212,59 @@ TEST_CASE("cuda module: an allocation the GPU cannot hold is out_of_memory", "[c
   xgpu::Buffer<int> smaller = context.alloc<int>(1 << 20);  // 4 MiB
   queue.fill(smaller, 7);
   CHECK(queue.read(smaller) == std::vector<int>(1 << 20, 7));
+}
+
+namespace {
+
+// The fake driver's count of cuMemcpyPeerAsync calls, from the library the module loaded.
+int peer_copies() {
+  const auto path = xgpu_test::env("XGPU_CUDA_LIBRARY");
+  REQUIRE(path);
+  void* library = dlopen(path->c_str(), RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(library != nullptr);
+  auto count = reinterpret_cast<int (*)()>(dlsym(library, "fake_cuda_peer_copies"));
+  dlclose(library);
+  REQUIRE(count != nullptr);
+  return count();
+}
+
+// A patterned source on `from`, copied to `to` at offsets 2 -> 1; true when every element of
+// the destination is right.
+bool copied_right(const xgpu::Device& from, const xgpu::Device& to, std::size_t count) {
+  xgpu::Context a(from), b(to);
+  xgpu::Queue qa = a.queue(), qb = b.queue();
+  std::vector<int> host(count + 2);
+  std::iota(host.begin(), host.end(), 11);
+  xgpu::Buffer<int> src = a.alloc<int>(host.size());
+  xgpu::Buffer<int> dst = b.alloc<int>(count + 1);
+  qa.write(src, host);
+  qb.fill(dst, -1);
+  qb.copy(src, dst, count, 2, 1);
+  std::vector<int> want(count + 1, -1);
+  std::copy(host.begin() + 2, host.end(), want.begin() + 1);
+  return qb.read(dst) == want;
+}
+
+}  // namespace
+
+// Run with FAKE_CUDA_DEVICES=2 (unit.cuda.fake_peer): two CUDA devices, so a copy between them
+// is the module's peer copy, one cuMemcpyPeerAsync whatever its size; a copy between a CUDA
+// device and PoCL is staged through host memory instead, both ways.
+TEST_CASE("cuda module: a copy between two CUDA devices is one peer copy", "[.cuda_fake_peer]") {
+  const std::vector<xgpu::Device> cuda = xgpu::select_all("cuda");
+  REQUIRE(cuda.size() == 2);
+  CHECK(cuda[0].physical_id() != cuda[1].physical_id());
+  CHECK_FALSE(cuda[0].is_alias_of(cuda[1]));  // two devices of one module are never one
+  for (std::size_t count : {std::size_t{1}, std::size_t{1000}, std::size_t{3} << 20}) {
+    INFO(count << " ints");
+    const int before = peer_copies();
+    CHECK(copied_right(cuda[0], cuda[1], count));
+    CHECK(copied_right(cuda[1], cuda[0], count));
+    CHECK(peer_copies() == before + 2);
+  }
+  const xgpu::Device pocl = xgpu::select("pocl");
+  const int before = peer_copies();
+  CHECK(copied_right(cuda[0], pocl, 5000));
+  CHECK(copied_right(pocl, cuda[1], 5000));
+  CHECK(peer_copies() == before);
 }

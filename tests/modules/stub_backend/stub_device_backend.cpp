@@ -5,13 +5,20 @@
 // - Buffers are host memory; write, read, fill and copy happen at once, on the host.
 // - A program holds one kernel, `scale(global int* data)`, whatever its source says; it
 //   multiplies each element by 2. Its maximum work-group is 32, the device's 256.
-// - XGPU_STUB_FAIL names a command (fill, copy, kernel) that "fails on the device": it is
-//   enqueued without error, its event's status is kStubCommandFailed, event_wait reports
+// - A fill, copy or kernel whose data begins with the int kPoison (a fill of that value, a copy
+//   from a buffer that begins with it, a kernel on such a buffer) "fails on the device": it
+//   is enqueued without error, its event's status is kStubCommandFailed, event_wait reports
 //   kStubCommandFailed as OpenCL's clWaitForEvents reports a failed command, and the queue's
-//   next finish does too. Read at each enqueue, so a test sets it around one command.
+//   next finish does too. The test picks the failing command by its data, not by a variable
+//   (setenv() while other threads read the environment can crash them).
 //
 // - Its table ends before kernel_launch_with_args, as an older module's does: the core sets
 //   arguments one call at a time, then calls kernel_launch.
+//
+// Built a second time with XGPU_STUB_AS_OPENCL (xgpu-backend-stub-as-opencl): named "opencl"
+// so that, first on XGPU_BACKEND_PATH, it stands in for the OpenCL module; a GPU reporting the
+// UUID of the fake libcuda's device 0 (tests/backends/cuda/fake_host_libcuda.c), so the two
+// modules see one GPU, as NVIDIA's OpenCL and CUDA do (PoCL reports no UUID to share).
 //
 // Objects live until the module is unloaded (retain and release count nothing: a test
 // module, kept small); they stay reachable from one store, so leak checkers do not report them.
@@ -37,7 +44,15 @@ using common::fail;
 using common::guard;
 
 constexpr xgpu_status kStubCommandFailed = -9001;
+constexpr int32_t kPoison = -9001;  ///< data that makes a command fail (see the top)
 constexpr uint64_t kDeviceMaxGroup = 256, kKernelMaxGroup = 32;
+#ifdef XGPU_STUB_AS_OPENCL
+constexpr const char* kModuleName = "opencl";
+constexpr uint64_t kDeviceType = XGPU_TYPE_GPU;
+#else
+constexpr const char* kModuleName = "stubdevice";
+constexpr uint64_t kDeviceType = XGPU_TYPE_ACCELERATOR;
+#endif
 
 struct StubQueue {
   xgpu_status failed = XGPU_STATUS_SUCCESS;  ///< a failure finish has yet to report
@@ -67,11 +82,18 @@ const char* status_name(xgpu_status status) {
   return xgpu::common::status_name_or_unknown(status);
 }
 
-// The event of a command just "run": failed when XGPU_STUB_FAIL names it.
-void finish_command(xgpu_queue queue, const char* command, xgpu_event* event) {
-  const char* failing = std::getenv("XGPU_STUB_FAIL");
+// Whether a command's data begins with kPoison.
+bool poisoned(const void* data, size_t size) {
+  int32_t first = 0;
+  if (size < sizeof first) return false;
+  std::memcpy(&first, data, sizeof first);
+  return first == kPoison;
+}
+
+// The event of a command just "run": failed when its data was poisoned.
+void finish_command(xgpu_queue queue, bool fails, xgpu_event* event) {
   auto* done = make<StubEvent>();
-  if (failing != nullptr && std::strcmp(failing, command) == 0) {
+  if (fails) {
     done->status = kStubCommandFailed;
     reinterpret_cast<StubQueue*>(queue)->failed = kStubCommandFailed;
   }
@@ -109,14 +131,22 @@ xgpu_status device_info(xgpu_device, uint32_t property, void* value, size_t capa
         copy_out(bytes_of_string("stub platform"), value, capacity, size_ret);
         break;
       case XGPU_DEVICE_TYPE:
-        copy_out(bytes_of_u64(XGPU_TYPE_ACCELERATOR), value, capacity, size_ret);
+        copy_out(bytes_of_u64(kDeviceType), value, capacity, size_ret);
         break;
+#ifdef XGPU_STUB_AS_OPENCL
+      case XGPU_DEVICE_UUID:
+        copy_out(bytes_of_string("a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"), value, capacity, size_ret);
+        break;
+#endif
       case XGPU_DEVICE_GLOBAL_MEM:
       case XGPU_DEVICE_MAX_ALLOC:
         copy_out(bytes_of_u64(1 << 20), value, capacity, size_ret);
         break;
       case XGPU_DEVICE_LOCAL_MEM:
         copy_out(bytes_of_u64(16384), value, capacity, size_ret);
+        break;
+      case XGPU_DEVICE_COMPUTE_UNITS:
+        copy_out(bytes_of_u64(1), value, capacity, size_ret);
         break;
       case XGPU_DEVICE_MAX_WORK_GROUP:
         copy_out(bytes_of_u64(kDeviceMaxGroup), value, capacity, size_ret);
@@ -163,21 +193,22 @@ xgpu_status buffer_create(xgpu_context, uint32_t, size_t size, xgpu_buffer* buff
 xgpu_status buffer_write(xgpu_queue queue, xgpu_buffer buffer, uint32_t, size_t offset, size_t size,
                          const void* source, const xgpu_wait_v1*, xgpu_event* event) {
   std::memcpy(buffer_of(buffer).bytes.data() + offset, source, size);
-  finish_command(queue, "write", event);
+  finish_command(queue, false, event);
   return XGPU_STATUS_SUCCESS;
 }
 xgpu_status buffer_read(xgpu_queue queue, xgpu_buffer buffer, uint32_t, size_t offset, size_t size,
                         void* destination, const xgpu_wait_v1*, xgpu_event* event) {
   std::memcpy(destination, buffer_of(buffer).bytes.data() + offset, size);
-  finish_command(queue, "read", event);
+  finish_command(queue, false, event);
   return XGPU_STATUS_SUCCESS;
 }
 xgpu_status buffer_copy(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destination,
                         size_t source_offset, size_t destination_offset, size_t size,
                         const xgpu_wait_v1*, xgpu_event* event) {
+  const bool fails = poisoned(buffer_of(source).bytes.data() + source_offset, size);
   std::memmove(buffer_of(destination).bytes.data() + destination_offset,
                buffer_of(source).bytes.data() + source_offset, size);
-  finish_command(queue, "copy", event);
+  finish_command(queue, fails, event);
   return XGPU_STATUS_SUCCESS;
 }
 xgpu_status buffer_fill(xgpu_queue queue, xgpu_buffer buffer, const void* pattern,
@@ -185,7 +216,7 @@ xgpu_status buffer_fill(xgpu_queue queue, xgpu_buffer buffer, const void* patter
                         xgpu_event* event) {
   for (size_t at = 0; at < size; at += pattern_size)
     std::memcpy(buffer_of(buffer).bytes.data() + offset + at, pattern, pattern_size);
-  finish_command(queue, "fill", event);
+  finish_command(queue, poisoned(pattern, pattern_size), event);
   return XGPU_STATUS_SUCCESS;
 }
 xgpu_status buffer_map(xgpu_queue, xgpu_buffer, uint32_t, size_t, size_t, void**,
@@ -259,10 +290,9 @@ xgpu_status kernel_launch(xgpu_queue queue, xgpu_kernel kernel, uint32_t, const 
     if (data == nullptr)
       fail(XGPU_STATUS_INVALID_VALUE, "stub: kernel launched without its argument");
     auto* values = reinterpret_cast<int32_t*>(data->bytes.data());
-    const char* failing = std::getenv("XGPU_STUB_FAIL");
-    const bool fails = failing != nullptr && std::strcmp(failing, "kernel") == 0;
+    const bool fails = poisoned(data->bytes.data(), data->bytes.size());
     for (size_t i = 0; i < global_size[0] && !fails; ++i) values[i] *= 2;
-    finish_command(queue, "kernel", event);
+    finish_command(queue, fails, event);
     return XGPU_STATUS_SUCCESS;
   });
 }
@@ -298,7 +328,7 @@ xgpu_status fallback(Args...) {
 #include "xgpu/common/backend_table.inc"
 
 xgpu_backend_v1 make_table() {
-  xgpu_backend_v1 t = make_backend_table("stubdevice");
+  xgpu_backend_v1 t = make_backend_table(kModuleName);
   // A module built before kernel_launch_with_args: its table ends with blas_gemm, and it has
   // none of the optional members before that but kernel_limit.
   t.program_binary = nullptr;

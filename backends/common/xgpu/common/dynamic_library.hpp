@@ -5,23 +5,28 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "xgpu/common/settings.hpp"
+
 namespace xgpu::common {
 
-/// Which library to open: a description for messages ("CLBlast"), an environment variable
-/// that, when set and non-empty, replaces the candidates with its value, and the file names
-/// to try in order.
+/// Which library to open: a description for messages ("CLBlast"), a setting that, when set
+/// and non-empty, replaces the candidates with its value, and the file names to try in order.
 struct LibrarySpec {
   const char* what;
-  const char* override_variable;  ///< may be nullptr
+  std::optional<Setting> override_setting;
   std::vector<std::string> candidates;
   /// RTLD_GLOBAL instead of RTLD_LOCAL: its symbols join the process's global scope, as those
   /// of a library linked at build time do (the OpenCL ICD loader, which tools preloaded to
   /// intercept OpenCL calls expect to find there).
   bool global = false;
 };
+
+/// A library setting's spec: its value overrides, its default (settings.def) lists the files.
+LibrarySpec library_spec(const char* what, Setting setting);
 
 /// An opened library; stays loaded until close() or forever (libraries that hand out
 /// function pointers must outlive every caller, so the destructor does not close).
@@ -32,6 +37,10 @@ class DynamicLibrary {
   /// exports every name in `required` (may be empty). Never throws: check loaded().
   static DynamicLibrary open(const LibrarySpec& spec,
                              std::initializer_list<const char*> required = {});
+  /// The same with the override setting's value given instead of read (the tests' way in):
+  /// a non-empty `override_value` replaces the candidates.
+  static DynamicLibrary open(const LibrarySpec& spec, std::initializer_list<const char*> required,
+                             const std::string& override_value);
   /// Opens exactly `path` (RTLD_NOW | RTLD_LOCAL, or RTLD_GLOBAL when `global`); why_not()
   /// holds dlerror()'s text.
   static DynamicLibrary open_path(const std::string& path, bool global = false);

@@ -91,10 +91,12 @@ class Distributed {
 /// Copies share the devices and the weights. Safe to use from several threads.
 class XGPU_MULTI_API DeviceGroup {
  public:
-  /// Every device select_all(selector) matches (XGPU_VISIBLE_DEVICES applies), in its order.
+  /// Every device select_all(selector) matches (XGPU_VISIBLE_DEVICES applies), in its order:
+  /// one member per physical device, through its preferred backend (docs/backends.md).
   /// No match: Errc::no_device naming the selector.
   explicit DeviceGroup(std::string_view selector = "*");
-  /// These devices, in this order: non-empty, each once, else invalid_argument.
+  /// These devices, in this order: non-empty, each once, no two of them aliases of one
+  /// physical device (Device::aliases), else invalid_argument naming both.
   explicit DeviceGroup(std::vector<Device> devices);
 
   std::size_t size() const;
@@ -144,6 +146,22 @@ class XGPU_MULTI_API DeviceGroup {
   Distributed<T> scatter(const std::vector<T>& host) const {
     return scatter(host.data(), host.size());
   }
+  /// `source`, a buffer on any device of any backend, split across the devices as
+  /// scatter(host) splits, each slice copied device to device (Queue::copy) on its member's
+  /// queue, concurrently: after every command enqueued so far that uses `source`, before each
+  /// member queue's next commands. Returns once the copies are enqueued (a staged copy has
+  /// then read its slice); overwrite `source` from another queue only after finishing the
+  /// members' queues.
+  template <class T>
+  Distributed<T> scatter(const Buffer<T>& source) const {
+    Distributed<T> d = make_sliced<T>(split(source.size()), source.size());
+    detail::run_per_device(*state_, "DeviceGroup::scatter", size(), [&](std::size_t i) {
+      if (d.slices_[i].count > 0) {
+        (*this)[i].queue.copy(source, d.buffers_[i], d.slices_[i].count, d.slices_[i].offset, 0);
+      }
+    });
+    return d;
+  }
   /// A full copy of host[0, n) on every device (replicated), copied concurrently.
   template <class T>
   Distributed<T> broadcast(const T* host, std::size_t n) const {
@@ -159,6 +177,18 @@ class XGPU_MULTI_API DeviceGroup {
   Distributed<T> broadcast(const std::vector<T>& host) const {
     return broadcast(host.data(), host.size());
   }
+  /// A full copy of `source` (a buffer on any device) on every device, each copied device to
+  /// device as scatter(source) copies its slices.
+  template <class T>
+  Distributed<T> broadcast(const Buffer<T>& source) const {
+    const std::size_t n = source.size();
+    Distributed<T> d = make_sliced<T>(std::vector<Slice>(size(), Slice{0, n}), n);
+    d.replicated_ = true;
+    detail::run_per_device(*state_, "DeviceGroup::broadcast", size(), [&](std::size_t i) {
+      if (n > 0) (*this)[i].queue.copy(source, d.buffers_[i]);
+    });
+    return d;
+  }
   /// Copies d back into host (d.size() elements), every device concurrently; a replicated
   /// d is read from device 0.
   template <class T>
@@ -169,6 +199,20 @@ class XGPU_MULTI_API DeviceGroup {
     detail::run_per_device(*state_, "DeviceGroup::gather", readers, [&](std::size_t i) {
       if (d.slices_[i].count > 0) {
         (*this)[i].queue.read(d.buffers_[i], host + d.slices_[i].offset, d.slices_[i].count);
+      }
+    });
+  }
+  /// Copies d into `destination` (d.size() elements at least, on any device) device to device,
+  /// every device's slice concurrently, on `queue`, a queue of destination's context: each
+  /// after the commands enqueued so far on the member's queue, all before `queue`'s next
+  /// commands. A replicated d is copied from device 0.
+  template <class T>
+  void gather(const Distributed<T>& d, Queue& queue, const Buffer<T>& destination) const {
+    detail::check_owner(*state_, d.group_.get(), "DeviceGroup::gather");
+    const std::size_t readers = d.replicated() ? 1 : size();
+    detail::run_per_device(*state_, "DeviceGroup::gather", readers, [&](std::size_t i) {
+      if (d.slices_[i].count > 0) {
+        queue.copy(d.buffers_[i], destination, d.slices_[i].count, 0, d.slices_[i].offset);
       }
     });
   }

@@ -28,6 +28,7 @@ enum class Workaround : std::uint8_t {
   retain_queue_for_events,
   serialize_compiles,
   finish_queues_before_binary,
+  choose_local_size,
   count  // not a workaround: one past the last
 };
 

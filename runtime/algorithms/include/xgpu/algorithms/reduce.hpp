@@ -25,10 +25,6 @@ XGPU_ALGORITHMS_API std::pair<scalar_t<T>, std::size_t> reduce_extreme(Queue& qu
                                                                        const Buffer<T>& x,
                                                                        bool is_max,
                                                                        const char* call);
-/// The work-group size the reductions use for T on the queue's device (for tests that need
-/// sizes around it).
-template <class T>
-XGPU_ALGORITHMS_API std::size_t reduce_work_group_size(const Queue& queue);
 
 template <class T>
 constexpr void require_reduce_type() {

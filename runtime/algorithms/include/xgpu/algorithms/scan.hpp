@@ -8,18 +8,11 @@
 
 namespace xgpu {
 namespace detail {
-/// How a scan runs (see kernels/scan.cl): automatic follows the layout rule (XGPU_SCAN_SHAPE):
-/// the GPU layout's striped three launches, or on the CPU layout a single pass (three
-/// launches for a scan in place). The others, for tests, run the CPU layout's kernels by
-/// name whatever the layout.
-enum class ScanMethod { automatic, three_launches, single_pass };
-
 /// out = init + the inclusive or exclusive scan of in; `call` names the public function in
 /// errors.
 template <class T>
 XGPU_ALGORITHMS_API Event scan(Queue& queue, const Buffer<T>& in, const Buffer<T>& out,
-                               scalar_t<T> init, bool inclusive, const char* call,
-                               ScanMethod method = ScanMethod::automatic);
+                               scalar_t<T> init, bool inclusive, const char* call);
 
 template <class T>
 constexpr void require_scan_type() {

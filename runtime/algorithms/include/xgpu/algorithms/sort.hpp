@@ -21,10 +21,6 @@ template <class K>
 XGPU_ALGORITHMS_API Event sort_keys(Queue& queue, const Buffer<K>& keys);
 template <class K, class V>
 XGPU_ALGORITHMS_API Event sort_pairs(Queue& queue, const Buffer<K>& keys, const Buffer<V>& values);
-/// The most work-items per group the sort's main kernels use on this queue's device (the GPU
-/// layout's large inputs get that many, small ones fewer; the CPU layout always uses 1), for
-/// tests that probe sizes around it.
-XGPU_ALGORITHMS_API std::size_t sort_work_group_size(const Queue& queue);
 }  // namespace detail
 
 /// Sorts `keys` in ascending order, in place, on the queue's device, and returns the Event
