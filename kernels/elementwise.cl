@@ -3,12 +3,21 @@
 // take XGPU_EW_W consecutive elements per item: launch at least ceil(n / XGPU_EW_W).
 //
 // Built without options, the file holds the float kernels xgpu_*_f32. Built with
-// -DXGPU_T=<type> -DXGPU_T_<TYPE> (float, double, int, uint, half), it also holds the typed
-// kernels xgpu_ew_* of the algorithms library, one per operation, all made by the macros
-// below: half is storage only (vload_half / vstore_half, rounding to nearest even) and
-// computes in float; integers wrap modulo 2^32.
-// Requires: OpenCL C 1.2; cl_khr_fp64 for XGPU_T_DOUBLE.
+// -DXGPU_T=<type> -DXGPU_T_<TYPE> (float, double, int, uint, half; bfloat16 as ushort with
+// XGPU_T_BFLOAT16), it also holds the typed kernels xgpu_ew_* of the algorithms library, one
+// per operation, all made by the macros below. half and bfloat16 are storage: they compute in
+// float and round to nearest even once, when stored (vstore_half; xgpu_bfloat16.cl). With
+// -DXGPU_HALF_NATIVE (the host's word that the device has cl_khr_fp16) and the compiler's
+// cl_khr_fp16 both, half computes in half instead: +, -, *, /, fma, abs and relu natively
+// (scalars rounded to half first), the math functions still in float. Both are needed:
+// Oclgrind defines cl_khr_fp16 without the extension (and cannot run half constants), and a
+// profile that claims fp16 over a backing compiler without it gets the float path.
+// Integers wrap modulo 2^32.
+// Requires: OpenCL C 1.2; cl_khr_fp64 for XGPU_T_DOUBLE; cl_khr_fp16 for the native path.
 #include "xgpu_common.cl"
+#ifdef XGPU_T_BFLOAT16
+#include "xgpu_bfloat16.cl"
+#endif
 
 // y[i] = a * x[i] + y[i]
 __kernel void xgpu_axpy_f32(const uint n, const float a, __global const float* x,
@@ -31,14 +40,33 @@ __kernel void xgpu_scale_f32(const uint n, const float a, __global float* x) {
 
 #ifdef XGPU_T
 
-// XGPU_S: the type a work-item computes in and scalars arrive as (float for half storage).
-// LOAD / STORE read and write element i of a __global XGPU_T buffer.
-#ifdef XGPU_T_HALF
+// XGPU_A: the type scalar arguments arrive as (float for half and bfloat16 storage).
+// XGPU_S: the type a work-item computes in (half only on the native path). XGPU_M: the type
+// of the math functions (exp, log, ...; float for all 16-bit storage). LOAD / STORE read
+// and write element i of a __global XGPU_T buffer.
+#if defined(XGPU_T_HALF) && defined(XGPU_HALF_NATIVE) && defined(cl_khr_fp16)
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#define XGPU_A float
+#define XGPU_S half
+#define XGPU_M float
+#define LOAD(p, i) ((p)[i])
+#define STORE(p, i, v) ((p)[i] = (v))
+#elif defined(XGPU_T_HALF)
+#define XGPU_A float
 #define XGPU_S float
+#define XGPU_M float
 #define LOAD(p, i) vload_half((i), (p))
 #define STORE(p, i, v) vstore_half((v), (i), (p))
+#elif defined(XGPU_T_BFLOAT16)
+#define XGPU_A float
+#define XGPU_S float
+#define XGPU_M float
+#define LOAD(p, i) xgpu_bf16_to_float((p)[i])
+#define STORE(p, i, v) ((p)[i] = xgpu_bf16_from_float(v))
 #else
+#define XGPU_A XGPU_T
 #define XGPU_S XGPU_T
+#define XGPU_M XGPU_T
 #define LOAD(p, i) ((p)[i])
 #define STORE(p, i, v) ((p)[i] = (v))
 #endif
@@ -120,8 +148,8 @@ inline XGPU_S xgpu_divide(XGPU_S a, XGPU_S b) {
 #else
 #define XGPU_TANH_ONE 10.0f
 #endif
-inline XGPU_S xgpu_tanh(XGPU_S x) {
-  return fabs(x) >= XGPU_TANH_ONE ? copysign((XGPU_S)1, x) : tanh(x);
+inline XGPU_M xgpu_tanh(XGPU_M x) {
+  return fabs(x) >= XGPU_TANH_ONE ? copysign((XGPU_M)1, x) : tanh(x);
 }
 #endif
 
@@ -145,16 +173,19 @@ inline XGPU_S xgpu_tanh(XGPU_S x) {
     });                                                                               \
   }
 
-__kernel void xgpu_ew_fill(const uint n, const XGPU_S value, __global XGPU_T* x) {
+__kernel void xgpu_ew_fill(const uint n, const XGPU_A value_arg, __global XGPU_T* x) {
+  const XGPU_S value = (XGPU_S)value_arg;
   XGPU_EACH(i, STORE(x, i, value));
 }
 
-__kernel void xgpu_ew_axpy(const uint n, const XGPU_S a, __global const XGPU_T* x,
+__kernel void xgpu_ew_axpy(const uint n, const XGPU_A a_arg, __global const XGPU_T* x,
                            __global XGPU_T* y) {
+  const XGPU_S a = (XGPU_S)a_arg;
   XGPU_EACH(i, STORE(y, i, MULADD(a, LOAD(x, i), LOAD(y, i))));
 }
 
-__kernel void xgpu_ew_scale(const uint n, const XGPU_S a, __global XGPU_T* x) {
+__kernel void xgpu_ew_scale(const uint n, const XGPU_A a_arg, __global XGPU_T* x) {
+  const XGPU_S a = (XGPU_S)a_arg;
   XGPU_EACH(i, STORE(x, i, MUL(a, LOAD(x, i))));
 }
 
@@ -176,12 +207,14 @@ XGPU_UNARY(xgpu_ew_relu, x)  // and not negative
 XGPU_UNARY(xgpu_ew_abs, fabs(x))
 // x < 0 ? 0 : x rather than fmax(x, 0): a NaN passes through instead of becoming 0.
 XGPU_UNARY(xgpu_ew_relu, x < (XGPU_S)0 ? (XGPU_S)0 : x)
-XGPU_UNARY(xgpu_ew_exp, exp(x))
-XGPU_UNARY(xgpu_ew_log, log(x))
-XGPU_UNARY(xgpu_ew_sqrt, sqrt(x))
-XGPU_UNARY(xgpu_ew_tanh, xgpu_tanh(x))
+// The math functions compute in XGPU_M (float for 16-bit storage, also on the native path,
+// where half's built-ins would be less accurate).
+XGPU_UNARY(xgpu_ew_exp, (XGPU_S)exp((XGPU_M)x))
+XGPU_UNARY(xgpu_ew_log, (XGPU_S)log((XGPU_M)x))
+XGPU_UNARY(xgpu_ew_sqrt, (XGPU_S)sqrt((XGPU_M)x))
+XGPU_UNARY(xgpu_ew_tanh, (XGPU_S)xgpu_tanh((XGPU_M)x))
 // 1 / (1 + e^-x): e^-x overflowing to inf for very negative x gives the right limit 0.
-XGPU_UNARY(xgpu_ew_sigmoid, (XGPU_S)1 / ((XGPU_S)1 + exp(-x)))
+XGPU_UNARY(xgpu_ew_sigmoid, (XGPU_S)((XGPU_M)1 / ((XGPU_M)1 + exp(-(XGPU_M)x))))
 #endif
 
 #endif  // XGPU_T

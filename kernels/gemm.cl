@@ -1,8 +1,10 @@
 // GEMM: C = alpha * op(A) * op(B) + beta * C on row-major matrices. op(A) is M x K, op(B)
 // is K x N, C is M x N; lda, ldb, ldc are the stored row lengths (elements).
 //
-// Built with -DXGPU_T=<float|double|half> -DXGPU_T_<TYPE> (float when absent). half is
-// storage only: tiles hold float and every product is accumulated in float.
+// Built with -DXGPU_T=<float|double|half> -DXGPU_T_<TYPE> (float when absent), or bfloat16
+// as -DXGPU_T=ushort -DXGPU_T_BFLOAT16. half and bfloat16 are storage only: tiles hold float
+// and every product is accumulated in float. -DXGPU_GEMM_C_FLOAT makes C float whatever the
+// inputs (half or bfloat16 A and B, float C: the mixed-precision GEMM); otherwise C is XGPU_T.
 //
 // Shape (all compile-time, set by the host per device kind; defaults suit a GPU):
 //   XGPU_GEMM_LX x XGPU_GEMM_LY   work-group (reqd_work_group_size)
@@ -91,11 +93,37 @@
 #define LOADV(p) GEMM_CAT(vload_half, VW)(0, p)
 #define STOREV(v, p) GEMM_CAT(vstore_half, VW)(v, 0, p)
 #endif
+#elif defined(XGPU_T_BFLOAT16)
+#define LOAD1(p) xgpu_bf16_to_float(*(p))
+#define STORE1(v, p) (*(p) = xgpu_bf16_from_float(v))
+#if VW == 1
+#define LOADV(p) LOAD1(p)
+#define STOREV(v, p) STORE1(v, p)
+#else
+#define LOADV(p) GEMM_CAT(xgpu_bf16_to_float, VW)(GEMM_CAT(vload, VW)(0, p))
+#define STOREV(v, p) GEMM_CAT(vstore, VW)(GEMM_CAT(xgpu_bf16_from_float, VW)(v), 0, p)
+#endif
 #else
 #define LOAD1(p) (*(p))
 #define STORE1(v, p) (*(p) = (v))
 #define LOADV(p) LOADV_R(p)
 #define STOREV(v, p) STOREV_R(v, p)
+#endif
+
+// XGPU_C: C's element type. CLOAD1 / CSTORE1 / CLOADV / CSTOREV move its elements as LOAD1 /
+// STORE1 / LOADV / STOREV move A's and B's.
+#ifdef XGPU_GEMM_C_FLOAT
+#define XGPU_C float
+#define CLOAD1(p) (*(p))
+#define CSTORE1(v, p) (*(p) = (v))
+#define CLOADV(p) LOADV_R(p)
+#define CSTOREV(v, p) STOREV_R(v, p)
+#else
+#define XGPU_C XGPU_T
+#define CLOAD1(p) LOAD1(p)
+#define CSTORE1(v, p) STORE1(v, p)
+#define CLOADV(p) LOADV(p)
+#define CSTOREV(v, p) STOREV(v, p)
 #endif
 
 // Local tiles: A_AT(r, p) is op(A)(m0 + r, k0 + p), B_AT(p, c) is op(B)(k0 + p, n0 + c).
@@ -196,7 +224,7 @@ inline void load_b_tile(__local GEMM_R* b_tile, __global const XGPU_T* B, const 
 
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void xgpu_gemm(
     const uint M, const uint N, const uint K, const GEMM_R alpha, __global const XGPU_T* A,
-    const uint lda, __global const XGPU_T* B, const uint ldb, const GEMM_R beta, __global XGPU_T* C,
+    const uint lda, __global const XGPU_T* B, const uint ldb, const GEMM_R beta, __global XGPU_C* C,
     const uint ldc) {
   __local GEMM_R a_tile[A_TILE_SIZE];
   __local GEMM_R b_tile[TK * B_LD];
@@ -245,9 +273,9 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void xgpu_gemm(
     for (uint r = 0; r < WM; ++r) {
 #pragma unroll
       for (uint c = 0; c < WN; ++c) {
-        __global XGPU_T* out = C + (row0 + r) * ldc + n0 + (c * LX + tx) * VW;
+        __global XGPU_C* out = C + (row0 + r) * ldc + n0 + (c * LX + tx) * VW;
         const RV scaled = alpha * acc[r][c];
-        STOREV(beta == 0 ? scaled : fma((RV)(beta), LOADV(out), scaled), out);
+        CSTOREV(beta == 0 ? scaled : fma((RV)(beta), CLOADV(out), scaled), out);
       }
     }
   } else {  // a block on the matrix's edge: element by element, through private memory
@@ -261,8 +289,8 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void xgpu_gemm(
       for (uint c = 0; c < WN; ++c) {
         const uint col = n0 + (c * LX + tx) * VW;
         for (uint j = 0; j < VW && col + j < N; ++j) {
-          __global XGPU_T* out = C + (row0 + r) * ldc + col + j;
-          STORE1(beta == 0 ? values[r][c][j] : fma(beta, LOAD1(out), values[r][c][j]), out);
+          __global XGPU_C* out = C + (row0 + r) * ldc + col + j;
+          CSTORE1(beta == 0 ? values[r][c][j] : fma(beta, CLOAD1(out), values[r][c][j]), out);
         }
       }
     }
@@ -272,7 +300,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void xgpu_gemm(
 // C = beta * C over `count` elements, for k == 0 or alpha == 0, where no product is
 // formed (BLAS semantics: A and B are not read). beta == 0 writes zeros without reading C.
 // Launch over at least `count` items.
-__kernel void xgpu_gemm_scale(const uint count, const GEMM_R beta, __global XGPU_T* C) {
+__kernel void xgpu_gemm_scale(const uint count, const GEMM_R beta, __global XGPU_C* C) {
   const size_t i = xgpu_index();
-  if (i < count) STORE1(beta == 0 ? 0 : beta * LOAD1(C + i), C + i);
+  if (i < count) CSTORE1(beta == 0 ? 0 : beta * CLOAD1(C + i), C + i);
 }

@@ -1,4 +1,5 @@
-// Reductions over n elements of XGPU_T (float, double, int, uint or half storage): sums,
+// Reductions over n elements of XGPU_T (float, double, int, uint, or half or bfloat16 storage,
+// accumulated in float): sums,
 // dot products, sums of scaled squares (for norm2) and extremes with their index (for
 // min/max/argmin/argmax). Each work-group writes one partial result per vector lane, XGPU_W
 // of them; the host combines those few values.
@@ -34,6 +35,10 @@
 #define VAL float
 #define LOAD_VECTOR(i, p) XGPU_CAT(vload_half, XGPU_W)(i, p)
 #define LOAD_ONE(i, p) vload_half(i, p)
+#elif defined(XGPU_T_BFLOAT16)
+#define VAL float
+#define LOAD_VECTOR(i, p) XGPU_CAT(xgpu_bf16_to_float, XGPU_W)(XGPU_CAT(vload, XGPU_W)(i, p))
+#define LOAD_ONE(i, p) xgpu_bf16_to_float((p)[i])
 #else
 #define VAL XGPU_T
 #define LOAD_VECTOR(i, p) XGPU_CAT(vload, XGPU_W)(i, p)
@@ -52,7 +57,8 @@
 #endif
 #define SUMV XGPU_CAT(SUM, XGPU_W)
 
-#if defined(XGPU_T_FLOAT) || defined(XGPU_T_DOUBLE) || defined(XGPU_T_HALF)
+#if defined(XGPU_T_FLOAT) || defined(XGPU_T_DOUBLE) || defined(XGPU_T_HALF) || \
+    defined(XGPU_T_BFLOAT16)
 #define XGPU_FLOATING 1
 #endif
 

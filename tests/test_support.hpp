@@ -133,17 +133,20 @@ void for_each_pocl_device(Body&& body) {
   if (count_implementation("pocl") > 0) CHECK(devices_checked > 0);
 }
 
-// ---- Element types: float, double, int32, uint32 and half, as the kernels take them ------
+// ---- Element types: float, double, int32, uint32, half and bfloat16, as kernels take them --
 
 template <class T>
 constexpr bool is_half = std::is_same_v<T, xgpu::half>;
+/// half and bfloat16: 16-bit storage the kernels compute on in float.
 template <class T>
-constexpr bool is_floating = std::is_floating_point_v<T> || is_half<T>;
+constexpr bool is_16bit = is_half<T> || std::is_same_v<T, xgpu::bfloat16>;
+template <class T>
+constexpr bool is_floating = std::is_floating_point_v<T> || is_16bit<T>;
 
-/// The host's type for computing with an element: float for half (as the kernels compute),
-/// the element's own type otherwise.
+/// The host's type for computing with an element: float for half and bfloat16 (as the
+/// kernels compute), the element's own type otherwise.
 template <class T>
-using HostValue = std::conditional_t<is_half<T>, float, T>;
+using HostValue = std::conditional_t<is_16bit<T>, float, T>;
 
 template <class T>
 constexpr const char* type_name() {
@@ -152,23 +155,26 @@ constexpr const char* type_name() {
   if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
   if constexpr (std::is_same_v<T, std::uint32_t>) return "uint32";
   if constexpr (is_half<T>) return "half";
+  if constexpr (std::is_same_v<T, xgpu::bfloat16>) return "bfloat16";
 }
 
-/// An element's value on the host: half as float, the rest as themselves.
+/// An element's value on the host: half and bfloat16 as float, the rest as themselves.
 template <class T>
 HostValue<T> value_of(T element) {
-  if constexpr (is_half<T>)
+  if constexpr (is_16bit<T>)
     return xgpu::to_float(element);
   else
     return element;
 }
 
-/// A host value stored as an element: to half through float (round to nearest even), the
-/// rest converted.
+/// A host value stored as an element: to half or bfloat16 through float (round to nearest
+/// even), the rest converted.
 template <class T>
 T element_of(double value) {
   if constexpr (is_half<T>)
     return xgpu::to_half(static_cast<float>(value));
+  else if constexpr (std::is_same_v<T, xgpu::bfloat16>)
+    return xgpu::to_bfloat16(static_cast<float>(value));
   else
     return static_cast<T>(value);
 }

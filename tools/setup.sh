@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up xgpu on Debian 12 from a fresh clone; safe to run again at any time.
-#   tools/setup.sh        install missing Debian packages, build, run `xgpu query`
-#   tools/setup.sh test   the same, then the whole test suite, then the unit tests again
-#                         under AddressSanitizer and UndefinedBehaviorSanitizer
+#   tools/setup.sh        install missing Debian packages, build, run `xgpu query`, and install
+#                         the Python package into .venv from the same build
+#   tools/setup.sh test   the same, then the whole test suite, the Python tests, then the unit
+#                         tests again under AddressSanitizer and UndefinedBehaviorSanitizer
 # Exits non-zero on the first failure.
 set -euo pipefail
 
@@ -11,11 +12,19 @@ readonly kPackages=(
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers  # OpenCL loader and headers
   pocl-opencl-icd oclgrind clinfo                         # a CPU device and a simulator
   libspdlog-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev python3
+  python3-venv python3-dev  # the Python package's .venv and its extension's headers
   libclblast-dev libopenblas-dev libboost-dev  # GEMM peers and Boost.Compute (interop, bench)
   libopenmpi-dev openmpi-bin                   # libxgpu-mpi, its tests and `xgpu bench mpi`
 )
 # Only for `test`: clang and its libFuzzer runtime for the fuzz targets.
 readonly kTestPackages=(clang libclang-rt-14-dev)
+# From PyPI into .venv: what builds the package, what it needs, and (for `test`) what tests it.
+readonly kPythonBuild=("scikit-build-core>=0.10" "nanobind>=2.2" "numpy>=2.0")
+readonly kPythonTest=("pytest>=7" "hypothesis>=6" "pyopencl>=2023.1" "mako")
+# The package's plotter (python -m xgpu.plot, xgpu bench --plot; the optional dependency "plot").
+readonly kPythonPlot=("matplotlib>=3.6")
+# Debian's own Python (python3-venv and python3-dev are for it), whatever else is on PATH.
+readonly kPython=/usr/bin/python3
 
 mode="${1:-build}"
 case "${mode}" in
@@ -71,18 +80,63 @@ else
   install_packages "${kPackages[@]}"
 fi
 
-step "Building xgpu in build/"
-build_tree build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# .venv with the Python packages that build and (for `test`) test the xgpu package. pip asks the
+# network only for what is missing.
+make_venv() {
+  [[ -x .venv/bin/python ]] || "${kPython}" -m venv .venv
+  local wanted=("${kPythonBuild[@]}" "${kPythonPlot[@]}")
+  if [[ "${mode}" == test ]]; then wanted+=("${kPythonTest[@]}"); fi
+  step "Python packages in .venv: ${wanted[*]}"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check "${wanted[@]}"
+}
+
+make_venv
+
+step "Building xgpu in build/ (with the Python extension)"
+build_tree build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXGPU_BUILD_PYTHON=ON \
+  -DPython_EXECUTABLE="${PWD}/.venv/bin/python" \
+  -Dnanobind_DIR="$(.venv/bin/python -m nanobind --cmake_dir)"
 
 step "Devices (build/bin/xgpu query)"
 build/bin/xgpu query
 
+# The package from the build above: scikit-build-core configures build/ again with the same
+# generator and build type (nothing is out of date), builds the target xgpu-python (built) and
+# installs its component into .venv (docs/python.md, "Installing").
+step "Installing the Python package into .venv (from build/)"
+CMAKE_GENERATOR="$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' build/CMakeCache.txt)" \
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-cache-dir \
+  --no-build-isolation --force-reinstall --no-deps --config-settings=build-dir=build \
+  --config-settings=cmake.build-type=RelWithDebInfo .
+echo "Check it with: .venv/bin/python -c 'import xgpu; print(xgpu.devices())'"
+.venv/bin/python -c 'import xgpu; print(xgpu.devices())'
+echo "Pictures of a benchmark run: build/bin/xgpu bench --quick --plot plots/ (docs/plots.md)"
+
 if [[ "${mode}" == test ]]; then
   step "Test suite (ctest in build/)"
-  ctest --test-dir build --no-tests=error --output-on-failure -j"${jobs}"
+  status=0
+  ctest --test-dir build --no-tests=error --output-on-failure -j"${jobs}" \
+    --output-junit "${PWD}/build/test-results.xml" || status=$?
+  # The run's per-entry timings, the artifact docs/testing.md reads: build/test-timings.txt.
+  "${kPython}" tests/timings.py build || true
+  if ((status != 0)); then exit "${status}"; fi
   # Kept as the run's artifact; timings are never asserted (shared, noisy machines).
   echo "Quick benchmark figures of this run: build/bench-quick.json" \
     "(compare a later run with: build/bin/xgpu bench --quick --compare build/bench-quick.json)"
+
+  step "Python tests (pytest in .venv, on two PoCL devices and Oclgrind)"
+  python_tests() {
+    OCL_ICD_VENDORS="${PWD}/build/tests/icd" POCL_DEVICES="pthread pthread" \
+      XGPU_CACHE_DIR="${PWD}/build/tests/python-cache" \
+      .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+  }
+  python_tests tests/python
+  step "Plotter tests (pytest tests/plot: recorded bench reports, xgpu bench --plot, the timeline)"
+  python_tests tests/plot
+  # The operations and kernels again as on an H100 (its limits, the GPU code paths), on PoCL.
+  step "Python tests under a GPU profile (nvidia-h100, run on PoCL)"
+  XGPU_PROFILE=nvidia-h100 python_tests --on profile tests/python/test_ops.py \
+    tests/python/test_kernels.py
 
   step "Sanitizers: unit tests under AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/)"
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DXGPU_SANITIZE=address,undefined \

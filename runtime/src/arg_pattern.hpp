@@ -19,8 +19,9 @@ namespace xgpu::detail {
 class ArgPattern {
  public:
   /// Whether arguments of the C++ types behind `types` (detail::ArgTypes) have the recorded
-  /// pattern: the launch's one compare when the same call site launches again.
-  bool matches(const void* types) const { return recorded_ && types == types_; }
+  /// pattern: the launch's one compare when the same call site launches again. Arguments
+  /// chosen at run time (KernelArgs) have no token (nullptr): their pattern is compared.
+  bool matches(const void* types) const { return recorded_ && types == types_ && types != nullptr; }
 
   /// Whether `args` have the recorded pattern (never before the first record()); when they
   /// do, `types` is remembered for the next launch (another library's token for one list).

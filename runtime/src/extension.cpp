@@ -82,6 +82,21 @@ std::shared_ptr<void> context_slot(const Context& context, const std::string& ke
   return slot;
 }
 
+bool same_buffer(const BufferCore& x, const BufferCore& y) {
+  if (x.bytes == 0 || y.bytes == 0) return false;
+  if (x.allocation == nullptr || x.allocation != y.allocation)
+    return x.handle.get() == y.handle.get() && x.offset == y.offset && x.bytes == y.bytes;
+  return x.start == y.start && x.bytes == y.bytes;
+}
+
+bool overlap(const BufferCore& x, const BufferCore& y) {
+  if (x.bytes == 0 || y.bytes == 0) return false;
+  if (x.allocation == nullptr || x.allocation != y.allocation) return same_buffer(x, y);
+  return x.start < y.start + y.bytes && y.start < x.start + x.bytes;
+}
+
+bool kernel_can_take(const BufferCore& buffer) noexcept { return buffer.offset == 0; }
+
 bool belongs_to(const BufferCore& buffer, const Context& context) {
   return buffer.context != nullptr && buffer.context == context_state(context).handle.get();
 }
@@ -100,8 +115,8 @@ Event map_async(Queue& queue, const BufferCore& buffer, std::size_t bytes, std::
   xgpu_event event = nullptr;
   detail::before_command(buffer, module, queue.raw());
   detail::check(module,
-                module.table->buffer_map(raw_queue(queue), raw_buffer(buffer), access, 0, bytes,
-                                         &pointer, nullptr, &event),
+                module.table->buffer_map(raw_queue(queue), raw_buffer(buffer), access,
+                                         buffer.offset, bytes, &pointer, nullptr, &event),
                 kOperation, context.record);
   Event done = adopt(queue, context, event, kOperation);
   note_pooled(queue, {&buffer}, module);  // the pool waits for the map, as for a copy
@@ -168,6 +183,13 @@ Event vendor_gemm(Queue& queue, const VendorGemm& call, const BufferCore& a, con
   raw.a = raw_buffer(a);
   raw.b = raw_buffer(b);
   raw.c = raw_buffer(c);
+  // The vendor BLAS takes element offsets: those of views that are no sub-buffers.
+  const std::size_t element = call.precision == Precision::f64   ? 8
+                              : call.precision == Precision::f32 ? 4
+                                                                 : 2;
+  raw.a_offset = a.offset / element;
+  raw.b_offset = b.offset / element;
+  raw.c_offset = c.offset / element;
   raw.lda = call.lda;
   raw.ldb = call.ldb;
   raw.ldc = call.ldc;

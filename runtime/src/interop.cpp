@@ -63,6 +63,21 @@ void* native(const Event& event) {
 }
 
 void* native_buffer(const detail::BufferCore& buffer) {
+  if (buffer.offset != 0) {
+    throw Error(Errc::invalid_argument,
+                "this view starts " + std::to_string(buffer.start) +
+                    " bytes into its buffer, off the device's base-address alignment (" +
+                    std::to_string(buffer.device->info.base_address_alignment) +
+                    " bytes): it has no native object of its own; use native_at() for the "
+                    "object that holds it and the offset",
+                "xgpu::interop::native");
+  }
+  std::size_t offset = 0;
+  return native_buffer_at(buffer, offset);
+}
+
+void* native_buffer_at(const detail::BufferCore& buffer, std::size_t& byte_offset) {
+  byte_offset = buffer.offset;
   if (buffer.bytes == 0) return nullptr;
   // Whatever uses the handle is unknown to xgpu: the block's previous user must be done.
   if (buffer.allocation != nullptr && buffer.allocation->follows_previous_user())

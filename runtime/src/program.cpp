@@ -91,4 +91,23 @@ std::vector<std::string> Kernel::arg_names() const {
   return names;
 }
 
+std::vector<KernelParameter> Kernel::parameters() const {
+  std::vector<KernelParameter> described;
+  for (const auto& parameter : detail::state_of(state_, "Kernel").parameters) {
+    KernelParameter out;
+    out.name = parameter.name;
+    out.type = parameter.type_name;
+    out.space = parameter.address_space == XGPU_ADDRESS_GLOBAL ? KernelParameter::Space::global
+                : parameter.address_space == XGPU_ADDRESS_CONSTANT
+                    ? KernelParameter::Space::constant
+                : parameter.address_space == XGPU_ADDRESS_LOCAL ? KernelParameter::Space::local
+                                                                : KernelParameter::Space::value;
+    out.pointer = parameter.pointer;
+    out.element = parameter.element;
+    out.lanes = parameter.lanes;
+    described.push_back(std::move(out));
+  }
+  return described;
+}
+
 }  // namespace xgpu

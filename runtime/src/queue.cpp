@@ -78,6 +78,22 @@ const detail::ContextState& checked_context(const Queue& queue, const BufferCore
   return context;
 }
 
+// Two views of one allocation may share bytes; OpenCL refuses such a copy with a bare status
+// (CL_MEM_COPY_OVERLAP), and no driver defines its result.
+void check_no_overlap(const BufferCore& src, const BufferCore& dst, std::size_t src_offset,
+                      std::size_t dst_offset, std::size_t bytes) {
+  if (src.allocation == nullptr || src.allocation != dst.allocation) return;
+  const std::size_t from = src.start + src_offset, to = dst.start + dst_offset;
+  if (from < to + bytes && to < from + bytes) {
+    throw Error(Errc::invalid_argument,
+                "Queue::copy: the source (bytes " + std::to_string(from) + " to " +
+                    std::to_string(from + bytes) + ") and the destination (bytes " +
+                    std::to_string(to) + " to " + std::to_string(to + bytes) +
+                    ") overlap in one buffer; copy through a scratch buffer",
+                "Queue::copy");
+  }
+}
+
 }  // namespace
 
 Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t element_size,
@@ -97,12 +113,13 @@ Event Queue::transfer(Direction direction, const BufferCore& buffer, std::size_t
   xgpu_event event = nullptr;
   const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
   xgpu_event* event_out = blocking && traced_at < 0 ? nullptr : &event;
-  xgpu_status status =
-      direction == Direction::write
-          ? module.table->buffer_write(queue, raw_buffer, blocking, offset * element_size,
-                                       count * element_size, host, nullptr, event_out)
-          : module.table->buffer_read(queue, raw_buffer, blocking, offset * element_size,
-                                      count * element_size, host, nullptr, event_out);
+  xgpu_status status = direction == Direction::write
+                           ? module.table->buffer_write(
+                                 queue, raw_buffer, blocking, buffer.offset + offset * element_size,
+                                 count * element_size, host, nullptr, event_out)
+                           : module.table->buffer_read(
+                                 queue, raw_buffer, blocking, buffer.offset + offset * element_size,
+                                 count * element_size, host, nullptr, event_out);
   detail::check(module, status, operation, context.record);
   Event done = event ? adopt_event(*this, context, event, operation) : Event();
   if (!blocking && detail::touches_pool(buffer))
@@ -142,21 +159,25 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
   }
   if (count == 0) return Event();
   if (across) {
-    return detail::copy_across_contexts(*this, src, dst, src_offset * element_size,
-                                        dst_offset * element_size, count * element_size);
+    // Buffers of two contexts never share memory: nothing to check for overlap.
+    return detail::copy_across_contexts(*this, src, dst, src.offset + src_offset * element_size,
+                                        dst.offset + dst_offset * element_size,
+                                        count * element_size);
   }
+  check_no_overlap(src, dst, src_offset * element_size, dst_offset * element_size,
+                   count * element_size);
   const detail::Module& module = context.module();
   xgpu_event event = nullptr;
   const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
   detail::before_command(src, module, handle_.get());
   detail::before_command(dst, module, handle_.get());
-  detail::check(module,
-                module.table->buffer_copy(static_cast<xgpu_queue>(handle_.get()),
-                                          static_cast<xgpu_buffer>(src.handle.get()),
-                                          static_cast<xgpu_buffer>(dst.handle.get()),
-                                          src_offset * element_size, dst_offset * element_size,
-                                          count * element_size, nullptr, &event),
-                "Queue::copy", context.record);
+  detail::check(
+      module,
+      module.table->buffer_copy(
+          static_cast<xgpu_queue>(handle_.get()), static_cast<xgpu_buffer>(src.handle.get()),
+          static_cast<xgpu_buffer>(dst.handle.get()), src.offset + src_offset * element_size,
+          dst.offset + dst_offset * element_size, count * element_size, nullptr, &event),
+      "Queue::copy", context.record);
   Event done = adopt_event(*this, context, event, "Queue::copy");
   if (detail::touches_pool(src)) src.allocation->note_use(&module, handle_.get());
   if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get());
@@ -186,12 +207,12 @@ Event Queue::fill_bytes(const BufferCore& dst, const void* pattern, std::size_t 
   }
   const double traced_at = detail::trace::active() ? detail::trace::now_us() : -1;
   detail::before_command(dst, module, handle_.get());
-  detail::check(
-      module,
-      module.table->buffer_fill(static_cast<xgpu_queue>(handle_.get()),
-                                static_cast<xgpu_buffer>(dst.handle.get()), pattern, element_size,
-                                offset * element_size, count * element_size, nullptr, &event),
-      "Queue::fill", context.record);
+  detail::check(module,
+                module.table->buffer_fill(static_cast<xgpu_queue>(handle_.get()),
+                                          static_cast<xgpu_buffer>(dst.handle.get()), pattern,
+                                          element_size, dst.offset + offset * element_size,
+                                          count * element_size, nullptr, &event),
+                "Queue::fill", context.record);
   Event done = adopt_event(*this, context, event, "Queue::fill");
   if (detail::touches_pool(dst)) dst.allocation->note_use(&module, handle_.get());
   if (traced_at >= 0) {
@@ -212,7 +233,8 @@ void* Queue::map_bytes(const BufferCore& buffer, std::size_t element_size, std::
   detail::check(module,
                 module.table->buffer_map(static_cast<xgpu_queue>(handle_.get()),
                                          static_cast<xgpu_buffer>(buffer.handle.get()),
-                                         XGPU_MAP_READ | XGPU_MAP_WRITE, offset * element_size,
+                                         XGPU_MAP_READ | XGPU_MAP_WRITE,
+                                         buffer.offset + offset * element_size,
                                          count * element_size, &pointer, nullptr, &raw_event),
                 "Queue::map", context.record);
   adopt_event(*this, context, raw_event, "Queue::map").wait();

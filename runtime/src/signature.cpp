@@ -297,6 +297,19 @@ void bad_value(const KernelState& kernel, std::size_t index, const KernelArg& ar
                     "the queue's",
                 "Queue::launch");
   }
+  if (arg.buffer && arg.buffer->offset != 0) {
+    const std::size_t alignment = arg.buffer->device->info.base_address_alignment;
+    throw Error(Errc::invalid_argument,
+                "kernel '" + kernel.name + "' argument " + std::to_string(index) + name() +
+                    ": the view starts " + std::to_string(arg.buffer->start) +
+                    " bytes into its buffer, not on a multiple of the device's base-address "
+                    "alignment (" +
+                    (alignment != 0 ? std::to_string(alignment) + " bytes"
+                                    : std::string("unknown, taken as 4096 bytes")) +
+                    "), so it is no buffer of its own a kernel can take; pass the whole buffer "
+                    "and the element offset, or a view that starts on that alignment",
+                "Queue::launch");
+  }
   mismatch(kernel, index, "local memory of 0 bytes is not allowed");
 }
 

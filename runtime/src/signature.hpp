@@ -13,9 +13,10 @@ namespace xgpu::detail {
 [[noreturn]] void bad_value(const KernelState& kernel, std::size_t index, const KernelArg& arg,
                             const void* context);
 
-/// What depends on this launch's values whatever the argument's type: a buffer that is empty
-/// or of another context, local memory of 0 bytes. Fills `out` (what the module is given) with
-/// the value as given. Inline: it runs for every argument of every launch.
+/// What depends on this launch's values whatever the argument's type: a buffer that is empty,
+/// of another context or a view off the device's alignment, local memory of 0 bytes. Fills `out`
+/// (what the module is given) with the value as given. Inline: it runs for every argument of every
+/// launch.
 inline void prepare_value(const KernelState& kernel, std::size_t index, const KernelArg& arg,
                           const void* context, xgpu_kernel_arg_v1& out) {
   out.size = arg.size;
@@ -23,7 +24,9 @@ inline void prepare_value(const KernelState& kernel, std::size_t index, const Ke
   out.buffer = nullptr;
   switch (arg.kind) {
     case ArgKind::buffer:
-      if (arg.buffer->context != context) bad_value(kernel, index, arg, context);
+      // A view that is no sub-buffer (Buffer::view) has an offset no kernel can be given.
+      if (arg.buffer->context != context || arg.buffer->offset != 0)
+        bad_value(kernel, index, arg, context);
       out.buffer = static_cast<xgpu_buffer>(arg.buffer->handle.get());
       out.kind = XGPU_KERNEL_ARG_BUFFER;
       return;

@@ -507,3 +507,112 @@ TEST_CASE("gemm refuses an unknown XGPU_GEMM or XGPU_GEMM_SHAPE", "[.bad_setting
     }
   }
 }
+
+namespace {
+
+/// The mixed-precision GEMM (In = half or bfloat16 in, float out) against the float GEMM of
+/// the same inputs widened to float, on the same engine, and both against the double
+/// reference: each within the float GEMM's bound, (k + 3) 2^-23 (|alpha| sum |a b| + |beta
+/// c|) (the inputs widen exactly, so nothing else rounds), and the two within twice that of
+/// each other. beta == 0 starts C as NaN: none may leak.
+template <class In>
+void check_mixed_case(xgpu::Queue& queue, const Case& c, GemmEngine engine) {
+  INFO(describe(c, engine, type_name<In>()) << " (float C)");
+  const bool ta = c.ta == Transpose::yes, tb = c.tb == Transpose::yes;
+  const std::vector<In> a = random_values<In>(c.m * c.k, 31, -2, 2),
+                        b = random_values<In>(c.k * c.n, 32, -2, 2);
+  std::vector<float> c0 = random_values<float>(c.m * c.n, 33, -1, 1);
+  if (c.beta == 0) c0.assign(c0.size(), std::nanf(""));
+  std::vector<float> a_wide(a.size()), b_wide(b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) a_wide[i] = value_of(a[i]);
+  for (std::size_t i = 0; i < b.size(); ++i) b_wide[i] = value_of(b[i]);
+  xgpu::Context context = queue.context();
+  auto da = xgpu_test::upload(context, queue, a), db = xgpu_test::upload(context, queue, b);
+  auto fa = xgpu_test::upload(context, queue, a_wide),
+       fb = xgpu_test::upload(context, queue, b_wide);
+  auto mixed = xgpu_test::upload(context, queue, c0), plain = xgpu_test::upload(context, queue, c0);
+  const auto alpha = static_cast<float>(c.alpha), beta = static_cast<float>(c.beta);
+  xgpu::gemm<In, float>(queue, c.m, c.n, c.k, alpha, da, db, beta, mixed, c.ta, c.tb, engine);
+  xgpu::gemm<float>(queue, c.m, c.n, c.k, alpha, fa, fb, beta, plain, c.ta, c.tb, engine);
+  queue.finish();
+  const std::vector<float> got = queue.read(mixed), baseline = queue.read(plain);
+  std::size_t failures = 0;
+  for (std::size_t i = 0; i < c.m; ++i) {
+    for (std::size_t j = 0; j < c.n; ++j) {
+      double sum = 0, magnitude = 0;
+      for (std::size_t p = 0; p < c.k; ++p) {
+        const double x = a_wide[ta ? p * c.m + i : i * c.k + p];
+        const double y = b_wide[tb ? j * c.k + p : p * c.n + j];
+        sum += x * y;
+        magnitude += std::fabs(x * y);
+      }
+      const double old = c.beta == 0 ? 0 : c0[i * c.n + j];
+      const double expected = c.alpha * sum + c.beta * old;
+      const double bound = (c.k + 3) * double(FLT_EPSILON) *
+                           (std::fabs(c.alpha) * magnitude + std::fabs(c.beta * old));
+      const double value = got[i * c.n + j], float_value = baseline[i * c.n + j];
+      if (!(std::fabs(value - expected) <= bound && std::fabs(value - float_value) <= 2 * bound) &&
+          failures++ < 3) {
+        FAIL_CHECK("C[" << i << "][" << j << "] = " << value << ", float GEMM " << float_value
+                        << ", exact " << expected << ", bound " << bound);
+      }
+    }
+  }
+  CHECK(failures == 0);
+}
+
+/// Every engine the mixed form has on the device (float's). Each (input type, transposes) is
+/// a kernel program to compile (seconds on PoCL), and the other engines convert and run
+/// float's GEMM, tested in full above: so the kernel gets the standard cases untransposed and
+/// doubly transposed (one of each transpose for half), the host BLAS (where the device
+/// shares memory) and CLBlast (PoCL only, as for float) two cases each, for half.
+template <class In>
+void every_mixed_engine(xgpu::Queue& queue) {
+  std::vector<Case> cases;
+  for (const Case& c : standard_cases(is_oclgrind(queue.device())))
+    if (c.ta == c.tb || std::is_same_v<In, half>) cases.push_back(c);
+  for (const Case& c : cases) check_mixed_case<In>(queue, c, GemmEngine::kernel);
+  if (!std::is_same_v<In, half>) return;
+  const std::vector<Case> few{{37, 29, 41, 1.5, -0.75},
+                              {17, 19, 23, 1.0, 0.0, Transpose::yes, Transpose::yes}};
+  std::string why;
+  for (GemmEngine engine : {GemmEngine::host_blas, GemmEngine::vendor_blas}) {
+    if (engine == GemmEngine::vendor_blas && !is_pocl(queue.device())) continue;
+    if (!xgpu::gemm_engine_available<In, float>(queue, engine, &why)) {
+      WARN(xgpu::to_string(engine) << " not tested for half inputs: " << why);
+      continue;
+    }
+    for (const Case& c : few) check_mixed_case<In>(queue, c, engine);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gemm of half and bfloat16 inputs into float C, every engine", "[gemm]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      every_mixed_engine<half>(queue);
+      every_mixed_engine<xgpu::bfloat16>(queue);
+      CHECK(xgpu::chosen_gemm_engine<half, float>(queue) == xgpu::chosen_gemm_engine<float>(queue));
+      // k == 0 and alpha == 0 scale C alone; m == 0 enqueues nothing; C may not alias A.
+      auto h = context.alloc<half>(32);  // 4 x 4 halves, or as floats a 4 x 4 C
+      auto c = xgpu_test::upload(context, queue, std::vector<float>(16, 2.0f));
+      queue.fill(h, xgpu::to_half(std::nanf("")));
+      xgpu::gemm<half, float>(queue, 4, 4, 4, 0.0f, h, h, 0.5f, c);
+      CHECK(queue.read(c) == std::vector<float>(16, 1.0f));
+      CHECK_FALSE(static_cast<bool>(xgpu::gemm<half, float>(queue, 0, 4, 4, 1.0f, h, h, 0.0f, c)));
+      check_error(capture_error([&] {
+                    xgpu::gemm<half, float>(queue, 4, 4, 4, 1.0f, h, h, 0.0f,
+                                            xgpu::Buffer<float>(h.core()));
+                  }),
+                  xgpu::Errc::invalid_argument, {"c must not be the buffer of a or b"});
+      check_error(capture_error([&] {
+                    xgpu::gemm<half, float>(queue, 4, 4, 4, 1.0f, h, h, 0.0f,
+                                            context.alloc<float>(15));
+                  }),
+                  xgpu::Errc::invalid_argument, {"c (4 x 4)", "16", "15"});
+    }
+  }
+}

@@ -1,7 +1,9 @@
 // xgpu::to_half and xgpu::to_float (xgpu/half.hpp) on the host, against a reference built
 // here from the definition of binary16 alone: every one of the 65,536 halves decoded and
 // round-tripped bit-exactly (NaNs stay NaN), and float -> half rounding to nearest, ties to
-// even, on and either side of every rounding boundary, into overflow and underflow.
+// even, on and either side of every rounding boundary, into overflow and underflow. Then
+// xgpu::to_bfloat16 and to_float (xgpu/bfloat16.hpp) the same way, against the integer
+// reference of float_formats.hpp.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -9,7 +11,10 @@
 #include <cstring>
 #include <limits>
 #include <vector>
+#include <xgpu/bfloat16.hpp>
 #include <xgpu/half.hpp>
+
+#include "float_formats.hpp"
 
 namespace {
 
@@ -176,4 +181,91 @@ TEST_CASE("to_half: overflow, underflow, known values and random floats", "[half
                                       << ", got 0x" << got);
   }
   CHECK(wrong == 0);
+}
+
+namespace {
+
+namespace fmt = xgpu_test::formats;
+
+float float_of_bits(std::uint32_t bits) { return fmt::from_bits<float>(bits); }
+
+}  // namespace
+
+TEST_CASE("bfloat16: to_float is exact and round-trips all 65,536 values", "[half]") {
+  std::size_t wrong = 0;
+  for (std::uint32_t bits = 0; bits <= 0xffff; ++bits) {
+    const xgpu::bfloat16 b{static_cast<std::uint16_t>(bits)};
+    const float f = xgpu::to_float(b);
+    const std::uint64_t exact = fmt::round_to(fmt::decode(bits, fmt::kBfloat16), fmt::kFloat);
+    const xgpu::bfloat16 back = xgpu::to_bfloat16(f);
+    bool good;
+    if (fmt::is_nan(bits, fmt::kBfloat16))  // sign and payload kept, made quiet
+      good = std::isnan(f) && back.bits == (bits | 0x40u);
+    else
+      good = fmt::bits_of(f) == exact && back.bits == bits;
+    if (!good && wrong++ < 5)
+      FAIL_CHECK("bfloat16 0x" << std::hex << bits << ": to_float bits 0x" << fmt::bits_of(f)
+                               << " (expected 0x" << exact << "), back to 0x" << back.bits);
+  }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("bfloat16: to_bfloat16 rounds to nearest, ties to even, on every boundary", "[half]") {
+  // bfloat16 is the top half of a float, so the midpoint between neighbours k and k + 1 is
+  // the float k << 16 | 0x8000 (for the largest finite k: the overflow threshold).
+  std::vector<float> inputs;
+  std::size_t ties_up = 0, ties_down = 0;
+  for (std::uint32_t k = 0; k < 0x7f80; ++k) {
+    const std::uint32_t middle = k << 16 | 0x8000u;
+    for (std::uint32_t bits : {k << 16, middle, middle - 1, middle + 1}) {
+      inputs.push_back(float_of_bits(bits));
+      inputs.push_back(float_of_bits(bits | 0x80000000u));
+    }
+    const std::uint64_t tie = fmt::reference_cast<xgpu::bfloat16>(float_of_bits(middle));
+    (tie == k ? ties_down : ties_up) += 1;
+  }
+  // The reference's ties go to the even neighbour, both ways.
+  CHECK(ties_down == 0x7f80 / 2);
+  CHECK(ties_up == 0x7f80 / 2);
+  for (float v : {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::max(),
+                  std::numeric_limits<float>::denorm_min(), 0x1p-133f, 0x1.8p-133f, 0x1p-134f}) {
+    inputs.push_back(v);
+    inputs.push_back(-v);
+  }
+  // Random float bit patterns.
+  std::uint64_t state = 0x2545F4914F6CDD1Dull;
+  for (int i = 0; i < (1 << 18); ++i) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    inputs.push_back(float_of_bits(static_cast<std::uint32_t>(state >> 32)));
+  }
+  std::size_t wrong = 0;
+  for (float v : inputs) {
+    const std::uint64_t expected = fmt::reference_cast<xgpu::bfloat16>(v);
+    const std::uint16_t got = xgpu::to_bfloat16(v).bits;
+    const bool good = std::isnan(v) ? fmt::is_nan(got, fmt::kBfloat16) : got == expected;
+    if (!good && wrong++ < 5)
+      FAIL_CHECK("to_bfloat16 of bits 0x" << std::hex << fmt::bits_of(v) << ": expected 0x"
+                                          << expected << ", got 0x" << got);
+  }
+  CHECK(wrong == 0);
+  // Facts of the format, not derived from either implementation.
+  CHECK(xgpu::to_bfloat16(1.0f).bits == 0x3f80);
+  CHECK(xgpu::to_bfloat16(-2.0f).bits == 0xc000);
+  CHECK(xgpu::to_bfloat16(0x1.01p0f).bits == 0x3f80);  // a tie: to the even 0x3f80
+  CHECK(xgpu::to_bfloat16(0x1.03p0f).bits == 0x3f82);  // a tie: to the even 0x3f82
+  CHECK(xgpu::to_bfloat16(3.0e38f).bits == 0x7f62);
+  CHECK(xgpu::to_bfloat16(std::numeric_limits<float>::max()).bits == 0x7f80);  // overflow
+  CHECK(xgpu::to_bfloat16(0x1p-133f).bits == 0x0001);  // the smallest subnormal
+}
+
+TEST_CASE("bfloat16: NaNs stay NaN with their sign and top payload bits", "[half]") {
+  for (std::uint32_t bits : {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x7fa50000u, 0xff80ffffu}) {
+    INFO("float bits 0x" << std::hex << bits);
+    const std::uint16_t got = xgpu::to_bfloat16(float_of_bits(bits)).bits;
+    CHECK(fmt::is_nan(got, fmt::kBfloat16));
+    CHECK((got & 0x8000u) == ((bits >> 16) & 0x8000u));
+    CHECK((got & 0x3fu) == ((bits >> 16) & 0x3fu));
+  }
 }

@@ -119,26 +119,44 @@ void refuse_double(xgpu::Context& context, xgpu::Queue& queue) {
   check_error(capture_error([&] { xgpu::sum(queue, x); }), xgpu::Errc::unsupported, {"fp64"});
 }
 
+// Every reduction of T at the required sizes, in the layout of this process (XGPU_REDUCE_SHAPE
+// is read once per process; tests/CMakeLists.txt runs the [shaped] cases in each layout).
+template <class T>
+void check_required_sizes(xgpu::Context& context, xgpu::Queue& queue) {
+  INFO(xgpu_test::setting_note("XGPU_REDUCE_SHAPE"));
+  unsigned seed = 1;
+  for (std::size_t n : xgpu_test::sum_sizes<T>(queue)) {
+    const std::vector<T> x = random_terms<T>(n, seed++), y = random_terms<T>(n, seed++);
+    const xgpu::Buffer<T> dx = upload(context, queue, x), dy = upload(context, queue, y);
+    check_sum(queue, x, dx);
+    check_dot(queue, x, dx, y, dy);
+    if (n > 0) check_extremes(queue, x, dx);
+    if constexpr (!std::is_integral_v<T>) check_norm2(queue, x, dx);
+  }
+}
+
 }  // namespace
 
-// [shaped]: in each layout on each device, through the CTest entries (XGPU_REDUCE_SHAPE is
-// read once per process; tests/CMakeLists.txt).
+// [shaped]: in each layout on each device, through the CTest entries.
 TEST_CASE("sum, dot, extremes and norm2 of every type at the required sizes", "[reduce][shaped]") {
   xgpu_test::for_each_device_and_type(
       [](xgpu::Context& context, xgpu::Queue& queue, auto tag) {
-        using T = decltype(tag);
-        INFO(xgpu_test::setting_note("XGPU_REDUCE_SHAPE"));
-        unsigned seed = 1;
-        for (std::size_t n : xgpu_test::sum_sizes<T>(queue)) {
-          const std::vector<T> x = random_terms<T>(n, seed++), y = random_terms<T>(n, seed++);
-          const xgpu::Buffer<T> dx = upload(context, queue, x), dy = upload(context, queue, y);
-          check_sum(queue, x, dx);
-          check_dot(queue, x, dx, y, dy);
-          if (n > 0) check_extremes(queue, x, dx);
-          if constexpr (!std::is_integral_v<T>) check_norm2(queue, x, dx);
-        }
+        check_required_sizes<decltype(tag)>(context, queue);
       },
       refuse_double);
+}
+
+// bfloat16 accumulates in float like half (the scans and the other operations do not take
+// bfloat16, so for_each_device_and_type leaves it out). Sums of values with 8 significant
+// bits: the float accumulation's bound, 40 u sum |x| with u = 2^-24, is what holds.
+TEST_CASE("sum, dot, extremes and norm2 of bfloat16 at the required sizes", "[reduce][shaped]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      check_required_sizes<xgpu::bfloat16>(context, queue);
+    }
+  }
 }
 
 TEST_CASE("reductions near max_allocation / 8 bytes (PoCL)", "[reduce]") {

@@ -256,6 +256,77 @@ TEST_CASE("arguments by value: structs and vectors and converted literals", "[la
   }
 }
 
+// KernelArgs: the same launch with arguments chosen at run time, and the parameters a caller
+// converts them by. A run-time list has no type token: after a launch with one pattern, a
+// list of another pattern must still be checked in full.
+TEST_CASE("arguments chosen at run time (KernelArgs) and the kernel's parameters", "[launch]") {
+  const char* const source =
+      "kernel void mixed(float a, global const float* x, global float* y, uint n,\n"
+      "                  float4 v, local float* scratch) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  scratch[get_local_id(0)] = a * x[i];\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  if (i < n) y[i] = scratch[get_local_id(0)] + y[i] + v.x + v.w;\n"
+      "}\n";
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Kernel kernel = context.build({"mixed.cl", source}).kernel("mixed");
+      const std::vector<xgpu::KernelParameter> parameters = kernel.parameters();
+      REQUIRE(parameters.size() == 6);
+      CHECK(parameters[0].name == "a");
+      CHECK(parameters[0].space == xgpu::KernelParameter::Space::value);
+      CHECK(parameters[0].element == "float");
+      CHECK(parameters[1].space == xgpu::KernelParameter::Space::global);
+      CHECK(parameters[1].pointer);
+      CHECK(parameters[1].element == "float");
+      CHECK(parameters[3].element == "uint");
+      CHECK(parameters[4].lanes == 4);
+      CHECK(parameters[5].space == xgpu::KernelParameter::Space::local);
+
+      const std::size_t n = 64;
+      xgpu::Buffer<float> x = context.alloc<float>(n), y = context.alloc<float>(n);
+      queue.fill(x, 1.0f);
+      queue.fill(y, 10.0f);
+      xgpu::KernelArgs args;
+      // n as a 64-bit integer: converted to the uint parameter, as a C++ launch converts it.
+      args.add(2.0f).add(x).add(y).add(std::int64_t{n}).add(std::array<float, 4>{1, 0, 0, 3});
+      args.add(xgpu::Local<float>(16));
+      queue.launch(kernel, xgpu::Launch(xgpu::Range{n}).local(xgpu::Range{16}), args).wait();
+      CHECK(queue.read(y) == std::vector<float>(n, 16.0f));
+
+      // Reused: cleared and filled again, submitted without an Event.
+      args.clear();
+      args.add(3.0f).add(x).add(y).add(std::int64_t{n}).add(std::array<float, 4>{0, 0, 0, 0});
+      args.add(xgpu::Local<float>(16));
+      queue.submit(kernel, xgpu::Launch(xgpu::Range{n}).local(xgpu::Range{16}), args);
+      CHECK(queue.read(y) == std::vector<float>(n, 19.0f));
+
+      // Another pattern under the same (absent) token: a double for the float is refused.
+      args.clear();
+      args.add(3.0).add(x).add(y).add(std::int64_t{n}).add(std::array<float, 4>{});
+      args.add(xgpu::Local<float>(16));
+      check_error(capture_error([&] {
+                    queue.launch(kernel, xgpu::Launch(xgpu::Range{n}).local(xgpu::Range{16}), args);
+                  }),
+                  xgpu::Errc::argument_type, {"mixed", "argument 0 (a)", "double"});
+      args.clear();
+      args.add(3.0f).add(x).add(y).add(std::int64_t{-1}).add(std::array<float, 4>{});
+      args.add(xgpu::Local<float>(16));
+      check_error(capture_error([&] {
+                    queue.launch(kernel, xgpu::Launch(xgpu::Range{n}).local(xgpu::Range{16}), args);
+                  }),
+                  xgpu::Errc::argument_type, {"argument 3 (n)", "-1"});
+      args.clear();
+      args.add(3.0f).add(x);
+      check_error(capture_error([&] { queue.launch(kernel, xgpu::Launch(xgpu::Range{n}), args); }),
+                  xgpu::Errc::argument_count, {"mixed", "takes 6", "got 2"});
+      CHECK(queue.read(y) == std::vector<float>(n, 19.0f));  // nothing ran
+    }
+  }
+}
+
 TEST_CASE("profiling timestamps and events", "[launch]") {
   for (const xgpu::Device& device : xgpu::devices()) {
     DYNAMIC_SECTION(device.describe()) {

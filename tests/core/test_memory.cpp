@@ -1,11 +1,14 @@
 // Buffers on every device: round trips of several types and sizes, empty buffers, partial
-// transfers with offsets, device copies, fills, mappings and host-visible memory.
+// transfers with offsets, device copies, fills, mappings, host-visible memory and views.
 #include <array>
 #include <cstdint>
 #include <numeric>
+#include <xgpu/extension.hpp>
 
 #include "test_support.hpp"
 
+using xgpu_test::capture_error;
+using xgpu_test::check_error;
 using xgpu_test::problem_size;
 
 namespace {
@@ -240,6 +243,120 @@ TEST_CASE("host-visible buffers work with kernels and mappings", "[memory]") {
       std::size_t wrong = 0;
       for (std::size_t i = 0; i < n; ++i) wrong += result[i] != 2.0f * static_cast<float>(i % 1000);
       CHECK(wrong == 0);
+    }
+  }
+}
+
+// Buffer::view: a range of a buffer as a buffer. On the device's base-address alignment it is a
+// sub-buffer a kernel takes; elsewhere copies, fills, maps, reads and writes still take it, and
+// a launch refuses it naming the alignment.
+TEST_CASE("views are ranges of a buffer wherever a buffer goes", "[memory]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      const std::size_t alignment = device.info().base_address_alignment;
+      REQUIRE(alignment % sizeof(float) == 0);
+      const std::size_t step = alignment / sizeof(float);  // elements per alignment
+      const std::size_t n = 4 * step + 37;
+      const std::vector<float> values = pattern<float>(n, 5);
+      xgpu::Buffer<float> buffer = context.alloc<float>(n);
+      queue.write(buffer, values);
+      std::vector<float> expected = values;
+      xgpu::Program program = context.build(
+          {"bump.cl", "kernel void bump(global float* x) { x[get_global_id(0)] += 1000.0f; }\n"});
+
+      // On the alignment: a kernel takes it and touches only its range.
+      xgpu::Buffer<float> aligned = buffer.view(step, 2 * step);
+      CHECK(aligned.size() == 2 * step);
+      CHECK(xgpu::ext::kernel_can_take(aligned));
+      CHECK(queue.read(aligned) ==
+            std::vector<float>(values.begin() + step, values.begin() + 3 * step));
+      queue.launch(program.kernel("bump"), xgpu::Range{aligned.size()}, aligned);
+      for (std::size_t i = step; i < 3 * step; ++i) expected[i] += 1000.0f;
+      CHECK(queue.read(buffer) == expected);
+
+      // Off the alignment (one element in): copies, fills, maps, reads and writes.
+      xgpu::Buffer<float> off = buffer.view(1, 10);
+      CHECK_FALSE(xgpu::ext::kernel_can_take(off));
+      CHECK(queue.read(off) == std::vector<float>(expected.begin() + 1, expected.begin() + 11));
+      queue.write(off, std::vector<float>{-1, -2}, 3);  // elements 4 and 5 of the buffer
+      expected[4] = -1;
+      expected[5] = -2;
+      queue.fill(off, 7.5f, 2, 8);  // elements 9 and 10
+      expected[9] = expected[10] = 7.5f;
+      {
+        xgpu::Mapping<float> mapping = queue.map(off, 1, 6);  // element 7
+        REQUIRE(mapping.size() == 1);
+        CHECK(mapping[0] == expected[7]);
+        mapping[0] = 42.0f;
+      }
+      expected[7] = 42.0f;
+      xgpu::Buffer<float> target = context.alloc<float>(n);
+      queue.fill(target, 0.0f);
+      queue.copy(off, target.view(n - 12), 10, 0, 1);  // to elements n - 11 ... n - 2
+      std::vector<float> copied(n, 0.0f);
+      std::copy(expected.begin() + 1, expected.begin() + 11, copied.end() - 11);
+      CHECK(queue.read(target) == copied);
+      CHECK(queue.read(buffer) == expected);
+
+      // A view of a view counts from its parent; views of one range are the same memory.
+      xgpu::Buffer<float> inner = off.view(2, 3);  // elements 3, 4, 5
+      CHECK(queue.read(inner) == std::vector<float>(expected.begin() + 3, expected.begin() + 6));
+      CHECK(xgpu::ext::same_buffer(inner, buffer.view(3, 3)));
+      CHECK(xgpu::ext::overlap(inner, off));
+      CHECK_FALSE(xgpu::ext::overlap(inner, buffer.view(6)));
+      CHECK(xgpu::ext::kernel_can_take(aligned.view(step)));  // 2 * step from the start
+
+      // A launch refuses the unaligned view and names the alignment; nothing ran.
+      const xgpu::Error error = capture_error(
+          [&] { queue.launch(program.kernel("bump"), xgpu::Range{off.size()}, off); });
+      check_error(error, xgpu::Errc::invalid_argument,
+                  {"bump", "argument 0", "4 bytes into its buffer", "base-address alignment",
+                   std::to_string(alignment) + " bytes"});
+      CHECK(queue.read(buffer) == expected);
+
+      // Copies between overlapping views of one buffer are refused by name.
+      check_error(capture_error([&] { queue.copy(buffer.view(0, 8), buffer.view(4, 8)); }),
+                  xgpu::Errc::invalid_argument, {"Queue::copy", "overlap"});
+
+      // Ranges past the end, whole and empty views.
+      check_error(capture_error([&] { buffer.view(n + 1); }), xgpu::Errc::out_of_range,
+                  {"Buffer::view", "offset " + std::to_string(n + 1), std::to_string(n)});
+      check_error(capture_error([&] { buffer.view(5, n - 4); }), xgpu::Errc::out_of_range,
+                  {"Buffer::view", std::to_string(n - 4) + " element(s)"});
+      CHECK(buffer.view(n).empty());
+      CHECK(buffer.view(3, 0).empty());
+      CHECK(xgpu::ext::same_buffer(buffer.view(0), buffer));
+    }
+  }
+}
+
+TEST_CASE("a view keeps its buffer's memory allocated", "[memory]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      const std::uint64_t before = context.memory_stats().allocated;
+      xgpu::Buffer<std::int32_t> view;
+      xgpu::Buffer<std::int32_t> unaligned;
+      {
+        xgpu::Buffer<std::int32_t> buffer = context.alloc<std::int32_t>(1000);
+        queue.write(buffer, pattern<std::int32_t>(1000, 2));
+        view = buffer.view(0, 500);
+        unaligned = buffer.view(3, 5);
+      }
+      // The buffer is gone, its memory is not: a new allocation must not take it.
+      xgpu::Buffer<std::int32_t> other = context.alloc<std::int32_t>(1000);
+      queue.fill(other, -1);
+      CHECK(context.memory_stats().allocated == before + 2000 * sizeof(std::int32_t));
+      const std::vector<std::int32_t> all = pattern<std::int32_t>(1000, 2);
+      CHECK(queue.read(view) == std::vector<std::int32_t>(all.begin(), all.begin() + 500));
+      CHECK(queue.read(unaligned) == std::vector<std::int32_t>(all.begin() + 3, all.begin() + 8));
+      view = {};
+      CHECK(context.memory_stats().allocated == before + 2000 * sizeof(std::int32_t));
+      unaligned = {};
+      CHECK(context.memory_stats().allocated == before + 1000 * sizeof(std::int32_t));
     }
   }
 }

@@ -64,10 +64,14 @@ void fuzz_selector(std::string_view text) {
     const auto matches = xgpu::detail::match_term(term, devices());
     if (term.index && matches.size() > 1) xgpu_fuzz::fail("an indexed term matched several");
   }
-  const auto all = xgpu::detail::match_selector_all(text, devices(), kBackends);
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (std::count(all.begin(), all.end(), all[i]) != 1)
-      xgpu_fuzz::fail("match_selector_all listed a device twice");
+  // The made-up devices are each their own physical device (no aliases to add).
+  for (bool with_aliases : {false, true}) {
+    const auto all =
+        xgpu::detail::match_selector_all(text, {devices(), devices()}, kBackends, with_aliases);
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (std::count(all.begin(), all.end(), all[i]) != 1)
+        xgpu_fuzz::fail("match_selector_all listed a device twice");
+  }
 }
 
 void fuzz_requirements(std::string_view text) {

@@ -60,8 +60,14 @@ if(TARGET xgpu-backend-profile)
   # The three-launch and single-pass scans and both sort layouts at 2^20 + 3, the float sum
   # of 2^24 + 2 ones and both reduce layouts, every transpose and softmax shape (tiles and a
   # work-group per row), float GEMM by every engine, and the element-wise errors (double on
-  # a device without fp64). Quoted: Catch2 2.13 reads a comma inside quotes as the name's.
+  # a device without fp64). And the mixed-precision paths a GPU takes: half arithmetic
+  # (native where the profile claims cl_khr_fp16, which the PoCL backing cannot honour: the
+  # kernel falls back to float, so this checks the host's choice and the fallback) and casts
+  # at sizes around the GPU layout's vectors. Quoted: Catch2 2.13 reads a comma inside quotes
+  # as the name's.
   set(profile_algorithm_cases
+    "half arithmetic natively or through float gives the stated results"
+    "cast at sizes around the vector width and its errors"
     "scans in both layouts on every device" "sort in both layouts on every device"
     "summing 2^24 float ones is exact" "float sums meet their bound*"
     "transpose of every type and shape" "softmax_rows of every floating type and shape"

@@ -42,12 +42,14 @@ TEST_VARIABLES = {
     "XGPU_CAPTURE_DIR": "where tests/cuda's OpenCL source capture writes",
     "XGPU_GPU_CHECK_LIBDIR": "a library folder for tools/gpu-check.sh (a developer's script)",
     "XGPU_PTXAS": "the ptxas tests/cuda's kernel compile check assembles with",
+    "XGPU_TEST_XGPU": "the xgpu command tests/plot runs (default build/bin/xgpu)",
 }
 
 # Names the tests and the docs use as a user's mistakes: they must stay unknown.
 MISSPELT_EXAMPLES = {"XGPU_CACHE_MAX_SZE", "XGPU_CUBLAS_LIBARY", "XGPU_SOMETHING_ELSE_ENTIRELY"}
 
-SKIPPED_DIRS = {".git", "build", "__pycache__", "node_modules", ".ci-cache"}
+# Not the sources: build trees (build*), the Python environment and caches (hidden folders).
+SKIPPED_DIRS = {"__pycache__", "node_modules"}
 C_FAMILY = (".c", ".h", ".cpp", ".hpp", ".inc", ".def", ".cl", ".in")
 NAME = r"XGPU_[A-Z0-9_]*[A-Z0-9]"
 
@@ -128,7 +130,7 @@ def scan(root):
     """{name: [files]} of the candidate variables, and the set of identifiers."""
     candidates, identifiers = {}, set()
     for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d not in SKIPPED_DIRS and not d.startswith("build")]
+        dirs[:] = [d for d in dirs if d not in SKIPPED_DIRS and not d.startswith(("build", "."))]
         for name in files:
             path = os.path.join(folder, name)
             relative = os.path.relpath(path, root)

@@ -12,8 +12,10 @@
 #include "command.hpp"
 
 namespace xgpu {
+class Context;
 class DeviceGroup;
-}
+class Queue;
+}  // namespace xgpu
 
 namespace xgpu::cli {
 
@@ -36,6 +38,14 @@ struct Figure {
   std::string target;  ///< e.g. "<= 1.5", "" for none
   bool met = true;     ///< whether the target is met
   std::string note;
+  // What the plots draw (python -m xgpu.plot; docs/BENCHMARKS.md, "The JSON report"): each is
+  // written only when set.
+  double flops = 0;   ///< arithmetic operations of one call
+  double bytes = 0;   ///< bytes one call counts as moved (what a GB/s figure divides)
+  std::string op;     ///< the library operation this figure places on the roofline
+  std::string roof;   ///< "memory" or "compute:<precision>": a roof of the roofline
+  std::string curve;  ///< the bandwidth curve this is a point of, at `size` bytes
+  double size = 0;
 };
 
 struct BenchOptions {
@@ -61,6 +71,10 @@ void bench_allocator(const Device& device, const BenchOptions& options,
 void bench_overlap(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 void bench_compute(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
 void bench_library(const Device& device, const BenchOptions& options, std::vector<Figure>& figures);
+/// The mixed-precision figures of the library suite (bench_mixed.cpp): casts against the
+/// triad, half-input GEMM against float GEMM on the same engine.
+void bench_mixed_precision(Context& context, Queue& queue, const BenchOptions& options, int reps,
+                           std::vector<Figure>& figures);
 /// The `multi` suite measures a group of devices together (bench_multi.cpp).
 void bench_multi(DeviceGroup& group, const BenchOptions& options, std::vector<Figure>& figures);
 /// Its device-to-device copy from device 0 to device 1 (bench_device_copy.cpp); nothing for a

@@ -1,7 +1,8 @@
-// `xgpu bench [SUITE...] [-d SEL] [--quick] [--json FILE] [--compare FILE]`: runs suites on
-// devices and prints one table per device; --json writes every repetition's median, min and
-// max, --compare shows the change against such a file. The `multi` suite runs once, on the
-// selected devices together (default: every visible one), and only when named.
+// `xgpu bench [SUITE...] [-d SEL] [--quick] [--json FILE] [--compare FILE] [--plot DIR]`: runs
+// suites on devices and prints one table per device; --json writes every repetition's median,
+// min and max, --compare shows the change against such a file, --plot draws the report with
+// the Python package's plotter. The `multi` suite runs once, on the selected devices together
+// (default: every visible one), and only when named.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -24,6 +26,7 @@
 
 #include "bench.hpp"
 #include "exit_codes.hpp"
+#include "plotter.hpp"
 #include "table.hpp"
 
 namespace xgpu::cli {
@@ -70,6 +73,7 @@ struct Options {
   std::string device;
   std::string json_file;
   std::string compare_file;
+  std::string plot_folder;
   std::string child;
   BenchOptions bench;
   ColorMode color = ColorMode::automatic;
@@ -109,20 +113,55 @@ void print_table(const std::string& heading, const std::vector<Figure>& figures,
 nlohmann::json figures_list(const std::vector<Figure>& figures) {
   nlohmann::json list = nlohmann::json::array();
   for (const Figure& f : figures) {
-    list.push_back({{"suite", f.suite},
-                    {"case", f.name},
-                    {"unit", f.unit},
-                    {"median", f.samples.median()},
-                    {"min", f.samples.min()},
-                    {"max", f.samples.max()},
-                    {"repetitions", f.samples.values.size()},
-                    {"baseline", f.baseline},
-                    {"ratio", f.ratio},
-                    {"target", f.target},
-                    {"met", f.met},
-                    {"note", f.note}});
+    nlohmann::json entry = {{"suite", f.suite},
+                            {"case", f.name},
+                            {"unit", f.unit},
+                            {"median", f.samples.median()},
+                            {"min", f.samples.min()},
+                            {"max", f.samples.max()},
+                            {"repetitions", f.samples.values.size()},
+                            {"baseline", f.baseline},
+                            {"ratio", f.ratio},
+                            {"target", f.target},
+                            {"met", f.met},
+                            {"note", f.note}};
+    // What the plots need, where the figure has it.
+    if (f.flops > 0) entry["flops"] = f.flops;
+    if (f.bytes > 0) entry["bytes"] = f.bytes;
+    if (!f.op.empty()) entry["op"] = f.op;
+    if (!f.roof.empty()) entry["roof"] = f.roof;
+    if (!f.curve.empty()) {
+      entry["curve"] = f.curve;
+      entry["size"] = f.size;
+    }
+    list.push_back(std::move(entry));
   }
   return list;
+}
+
+// The command line that made this report, as a shell would take it back.
+std::string command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string line;
+  for (std::string word; std::getline(in, word, '\0');) {
+    const bool plain = !word.empty() && word.find_first_not_of(
+                                            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789-_=+./,:@%") == std::string::npos;
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    line += (line.empty() ? "" : " ") + (plain ? word : quoted + "'");
+  }
+  return line;
+}
+
+// Now, in UTC (ISO 8601).
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
 }
 
 nlohmann::json figures_json(const Device& device, const std::vector<Figure>& figures) {
@@ -270,8 +309,11 @@ int run_bench(const Options& options) {
   }
   // Progress goes to a terminal only: a log or a pipe gets just the tables.
   const bool progress = isatty(STDERR_FILENO);
-  nlohmann::json report = {
-      {"schema_version", 1}, {"quick", options.bench.quick}, {"devices", nlohmann::json::array()}};
+  nlohmann::json report = {{"schema_version", 1},
+                           {"quick", options.bench.quick},
+                           {"command", command_line()},
+                           {"date", utc_now()},  // when the run began
+                           {"devices", nlohmann::json::array()}};
   bool all_met = true;
   for (const Device& device : devices) {
     std::vector<Figure> figures;
@@ -287,17 +329,27 @@ int run_bench(const Options& options) {
     report["devices"].push_back(figures_json(device, figures));
   }
   if (group_suite) run_group_suite(options.device, options.bench, progress, style, report, all_met);
-  if (!options.json_file.empty()) {
-    std::ofstream out(options.json_file);
+  double load[3] = {0, 0, 0};
+  if (getloadavg(load, 3) == 3) report["load_average"] = {load[0], load[1], load[2]};
+  // --plot without --json: the report goes beside the pictures, which are drawn from it.
+  std::string json_file = options.json_file;
+  if (json_file.empty() && !options.plot_folder.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(options.plot_folder, error);
+    json_file = (std::filesystem::path(options.plot_folder) / "bench.json").string();
+  }
+  if (!json_file.empty()) {
+    std::ofstream out(json_file);
     out << report.dump(2) << '\n';
     if (!out) {
-      std::cerr << "xgpu: error: cannot write " << options.json_file << '\n';
+      std::cerr << "xgpu: error: cannot write " << json_file << '\n';
       return kExitFailure;
     }
   }
   if (!options.compare_file.empty() && !print_comparison(old, report, style)) return kExitUsage;
   // Targets are reported, not enforced: timings on a shared machine are noisy.
   if (!all_met) std::cout << "some targets were not met (see the 'met' column)\n";
+  if (!options.plot_folder.empty()) return run_plotter({json_file, "-o", options.plot_folder});
   return kExitOk;
 }
 
@@ -315,6 +367,9 @@ Run setup_bench(CLI::App& sub) {
   sub.add_option("--json", options->json_file, "Also write every figure as JSON to FILE");
   sub.add_option("--compare", options->compare_file,
                  "Show each case's change against FILE, an earlier --json report");
+  sub.add_option("--plot", options->plot_folder,
+                 "Draw the roofline, bandwidth curves and comparison into DIR (PNG and SVG; "
+                 "needs the Python package: tools/setup.sh installs it)");
   sub.add_option("--child", options->child, "(internal) run as a measured child process")
       ->group("");
   add_color_option(sub, options->color);
@@ -329,6 +384,7 @@ Run setup_bench(CLI::App& sub) {
       "  mpirun -np 2 xgpu bench mpi       allreduce of device buffers across ranks, against\n"
       "                                    MPI_Allreduce on host buffers (docs/mpi.md)\n"
       "  xgpu bench --quick --json out.json\n"
+      "  xgpu bench --quick --plot plots   the pictures too (python -m xgpu.plot out.json)\n"
       "  xgpu bench --compare out.json     the change of every case since that run");
   return [options]() { return run_bench(*options); };
 }

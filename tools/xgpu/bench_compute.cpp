@@ -1,7 +1,8 @@
-// The `compute` suite of `xgpu bench`: peak arithmetic, clpeak-style. Each work-item runs
-// eight independent chains of fma on 16-wide vectors (float, double where cl_khr_fp64, half
-// where cl_khr_fp16) and stores their sum, so the compiler can drop nothing. On a CPU device
-// the same cores run the same chains on the host (bench_host_fma.cpp) in the same run.
+// The `compute` suite of `xgpu bench`: peak arithmetic, clpeak-style, the roofline's compute
+// roofs. Each work-item runs eight independent chains of fma on 16-wide vectors (float, double
+// where cl_khr_fp64, half where cl_khr_fp16) and stores their sum, so the compiler can drop
+// nothing. On a CPU device the same cores run the same chains on the host (bench_host_fma.cpp)
+// in the same run.
 #include <atomic>
 #include <string>
 #include <xgpu/extension.hpp>
@@ -98,6 +99,9 @@ void peak(const Device& device, const BenchOptions& options, const Precision& pr
   }
   figures.push_back(bench::make_figure("compute", "first call: context, build, " + p, "ms", first));
   Figure dev = bench::make_figure("compute", p + ", xgpu kernel", "GFLOP/s", device_samples);
+  dev.roof = "compute:" + p;
+  dev.flops = flops;
+  dev.bytes = static_cast<double>(items * sizeof(float));
   if (!with_host) {
     figures.push_back(dev);
     return;

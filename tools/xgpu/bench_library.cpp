@@ -1,8 +1,9 @@
 // The `library` suite of `xgpu bench`: the algorithms library against its peers in the same
 // process, on the same device and data: Boost.Compute (reduce, inclusive_scan, sort),
 // std::sort, CLBlast and a host BLAS (SGEMM), a host loop (sum), a device copy (transpose)
-// and a device triad kernel (axpy, softmax). Every result, ours and the peers', is checked,
-// so a fast wrong answer cannot pass as a figure.
+// and a device triad kernel (axpy, softmax); then the mixed-precision figures (bench_mixed.cpp:
+// casts, half-input GEMM). Every result, ours and the peers', is checked, so a fast wrong
+// answer cannot pass as a figure.
 #include <algorithm>
 #include <boost/compute/algorithm/inclusive_scan.hpp>
 #include <boost/compute/algorithm/reduce.hpp>
@@ -40,6 +41,17 @@ double milliseconds(Action&& action) {
 
 [[noreturn]] void wrong(const std::string& what) {
   throw Error(Errc::backend, "bench library: " + what, "bench");
+}
+
+// Marks xgpu's figure of an operation as its point on the roofline: `flops` arithmetic
+// operations (integer ones for the scan) and `bytes` moved per call. A figure in GB/s counts
+// the same bytes; one in ms counts the least traffic of the operation (each input read once,
+// each output written once), which the implementation may exceed (docs/BENCHMARKS.md).
+Figure on_roofline(Figure figure, const char* op, double flops, double bytes) {
+  figure.op = op;
+  figure.flops = flops;
+  figure.bytes = bytes;
+  return figure;
 }
 
 // Pushes the xgpu figure after its peers, compared with `baseline` (a time: at most).
@@ -162,6 +174,7 @@ void sum(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Fi
   Figure xgpu_vs_boost = bench::make_figure(kSuite, "sum, xgpu::sum, " + size, "ms", s_ours);
   Figure xgpu_vs_host = xgpu_vs_boost;
   xgpu_vs_host.name = "sum, xgpu::sum (against the host loop), " + size;
+  xgpu_vs_boost = on_roofline(xgpu_vs_boost, "sum", double(n), 4.0 * n);
   add_compared(figures, xgpu_vs_boost, boost, 0.2, true, "target: >= 5x Boost.Compute");
   add_compared(figures, xgpu_vs_host, host_loop, 1.0, true, "target: no slower than the host loop");
 }
@@ -223,8 +236,11 @@ void scan(Context& context, Queue& queue, std::size_t n, int reps, std::vector<F
   bench::compare_with(floor, boost, 0, true);
   floor.note = "the least traffic of a scan: its ratio is about the best xgpu's scan can reach";
   figures.push_back(floor);
-  add_compared(figures, bench::make_figure(kSuite, "inclusive scan, xgpu, " + size, "ms", s_ours),
-               boost, 1.0 / 3, true, "target: >= 3x Boost.Compute");
+  add_compared(
+      figures,
+      on_roofline(bench::make_figure(kSuite, "inclusive scan, xgpu, " + size, "ms", s_ours),
+                  "inclusive scan", double(n), 8.0 * n),
+      boost, 1.0 / 3, true, "target: >= 3x Boost.Compute");
 }
 
 void sort(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Figure>& figures) {
@@ -299,6 +315,7 @@ void sort(Context& context, Queue& queue, std::size_t n, int reps, std::vector<F
   Figure xgpu_vs_boost = bench::make_figure(kSuite, "sort, xgpu::sort, " + size, "ms", s_ours);
   Figure xgpu_vs_std = xgpu_vs_boost;
   xgpu_vs_std.name = "sort, xgpu::sort (against std::sort), " + size;
+  xgpu_vs_boost = on_roofline(xgpu_vs_boost, "sort", 0, 8.0 * n);  // no arithmetic
   add_compared(figures, xgpu_vs_boost, boost, 0.25, true, "target: >= 4x Boost.Compute");
   add_compared(figures, xgpu_vs_std, host_sort, 0.25, true, "target: >= 4x std::sort");
 }
@@ -371,6 +388,7 @@ void sgemm(Context& context, Queue& queue, std::size_t n, int reps, std::vector<
                                        std::string(to_string(chosen_gemm_engine<float>(queue))) +
                                        "), " + size,
                                    "GFLOP/s", s_ours);
+  ours = on_roofline(ours, "SGEMM", flops, 3.0 * n * n * sizeof(float));  // A, B read; C written
   if (clblast.loaded()) {
     Figure peer = bench::make_figure(kSuite, "SGEMM, CLBlast, " + size, "GFLOP/s", s_clblast);
     figures.push_back(peer);
@@ -427,13 +445,16 @@ void transpose(Context& context, Queue& queue, std::size_t side, int reps,
   const std::string size = std::to_string(side) + "^2 floats";
   Figure device_copy = bench::make_figure(kSuite, "device copy, " + size, "GB/s", s_copy);
   figures.push_back(device_copy);
-  add_compared(figures, bench::make_figure(kSuite, "transpose, xgpu, " + size, "GB/s", s_ours),
+  add_compared(figures,
+               on_roofline(bench::make_figure(kSuite, "transpose, xgpu, " + size, "GB/s", s_ours),
+                           "transpose", 0, bytes),
                device_copy, 0.8, false, "target: >= 0.8x the copy");
 }
 
 // Row-wise softmax of rows x cols floats: its input, and its results of a few rows checked
 // against a double-precision reference.
 struct SoftmaxCase {
+  const char* op;  ///< its name on the roofline
   std::size_t rows, cols;
   std::vector<float> host;
   Buffer<float> in, out;
@@ -486,7 +507,13 @@ void streaming(Context& context, Queue& queue, std::size_t n, bool quick, int re
   // both n elements.
   std::vector<SoftmaxCase> softmaxes;
   for (std::size_t cols : {quick ? std::size_t{4096} : std::size_t{65536}, std::size_t{16}}) {
-    SoftmaxCase one{n / cols, cols, random_floats(n, -4, 4, 7 + unsigned(cols)), {}, {}, {}};
+    SoftmaxCase one{cols == 16 ? "softmax, short rows" : "softmax, long rows",
+                    n / cols,
+                    cols,
+                    random_floats(n, -4, 4, 7 + unsigned(cols)),
+                    {},
+                    {},
+                    {}};
     one.in = context.alloc<float>(n);
     one.out = context.alloc<float>(n);
     queue.write(one.in, one.host);
@@ -527,12 +554,20 @@ void streaming(Context& context, Queue& queue, std::size_t n, bool quick, int re
 
   const std::string size = count_text(n) + " floats";
   Figure device_triad = bench::make_figure(kSuite, "triad kernel, 3 x " + size, "GB/s", s_triad);
+  device_triad.roof = "memory";  // the roof where the memory suite did not run
+  device_triad.flops = 2.0 * n;
+  device_triad.bytes = static_cast<double>(bytes);
   figures.push_back(device_triad);
-  add_compared(figures, bench::make_figure(kSuite, "axpy, xgpu::axpy, " + size, "GB/s", s_axpy),
+  add_compared(figures,
+               on_roofline(bench::make_figure(kSuite, "axpy, xgpu::axpy, " + size, "GB/s", s_axpy),
+                           "axpy", 2.0 * n, static_cast<double>(bytes)),
                device_triad, 0.9, false, "target: >= 0.9x the triad's bandwidth (3 arrays)");
+  // Five operations an element: maximum, subtract, exp (counted as one), sum, divide.
   for (const SoftmaxCase& one : softmaxes)
-    add_compared(figures, bench::make_figure(kSuite, one.name(), "GB/s", one.samples), device_triad,
-                 0.7, false,
+    add_compared(figures,
+                 on_roofline(bench::make_figure(kSuite, one.name(), "GB/s", one.samples), one.op,
+                             5.0 * one.rows * one.cols, one.pass_bytes()),
+                 device_triad, 0.7, false,
                  "target: >= 0.7x the triad's bandwidth, counting 16 bytes per element (its "
                  "three passes: read, read, read and write)");
 }
@@ -551,6 +586,7 @@ void bench_library(const Device& device, const BenchOptions& options,
   sgemm(context, queue, options.quick ? 128 : 1024, reps, figures);
   transpose(context, queue, options.quick ? 512 : 4096, reps, figures);
   streaming(context, queue, elements, options.quick, reps, figures);
+  bench_mixed_precision(context, queue, options, reps, figures);
   // Boost.Compute's process-wide program cache would otherwise outlive the drivers at exit.
   bc::program_cache::get_global_cache(boost_compute::context(context))->clear();
 }

@@ -1,8 +1,9 @@
 // The `memory` suite of `xgpu bench`: STREAM's triad through an xgpu kernel against the same
-// triad on every host core in the same run, then write, read, copy and map/unmap bandwidth
-// over sizes from 4 KiB to 1 GiB in x16 steps, 256 MiB to 1 GiB the last (capped by the device's
-// largest allocation); then the allocator (bench_allocation.cpp) and the overlap pipeline
-// (bench_overlap.cpp).
+// triad on every host core in the same run (the roofline's memory roof), then write, read, copy
+// and map/unmap bandwidth over sizes from 4 KiB to 1 GiB in x16 steps, 256 MiB to 1 GiB the last
+// (capped by the device's largest allocation), and the triad over the same sizes up to 256 MiB
+// an array: the bandwidth curves; then the allocator (bench_allocation.cpp) and the overlap
+// pipeline (bench_overlap.cpp).
 #include <cmath>
 #include <string>
 #include <xgpu/extension.hpp>
@@ -74,6 +75,9 @@ void triad(const Device& device, const BenchOptions& options, std::vector<Figure
       "memory", "triad, host, " + std::to_string(bench::host_threads()) + " threads", "GB/s",
       host_samples);
   Figure dev = bench::make_figure("memory", "triad, xgpu kernel", "GB/s", device_samples);
+  dev.roof = "memory";
+  dev.bytes = static_cast<double>(bytes);
+  dev.flops = 2.0 * n;
   const bool cpu = ext::is_cpu(device.info());
   bench::compare_with(dev, host, cpu ? 0.95 : 0, false);
   dev.note = arrays + "; the host figure is the target's baseline on a CPU device only";
@@ -81,11 +85,24 @@ void triad(const Device& device, const BenchOptions& options, std::vector<Figure
   figures.push_back(dev);
 }
 
+// A point of a bandwidth curve: `bytes` counted per call of a transfer of `size`.
+Figure curve_point(const std::string& name, const std::string& curve, std::size_t size,
+                   double bytes, Samples samples) {
+  Figure f = bench::make_figure("memory", name + ", " + format_bytes(size), "GB/s", samples);
+  f.curve = curve;
+  f.size = static_cast<double>(size);
+  f.bytes = bytes;
+  return f;
+}
+
 void transfers(const Device& device, const BenchOptions& options, std::vector<Figure>& figures) {
   const std::size_t cap =
       std::min<std::size_t>(options.quick ? 16 * kMiB : kGiB, device.info().max_allocation);
+  // The triad holds three arrays: up to 256 MiB each keeps the suite under 3 GiB.
+  constexpr std::size_t kTriadMax = 256 * kMiB;
   Context context(device);
   Queue queue = context.queue();
+  Kernel triad_kernel = context.build(Source{"bench_memory.cl", kSource}).kernel("triad");
   // 4 KiB to 256 MiB in x16 steps, then 1 GiB (the next step, 4 GiB, is past the 3 GiB
   // this suite may hold), each only up to the cap.
   std::vector<std::size_t> sizes;
@@ -97,7 +114,7 @@ void transfers(const Device& device, const BenchOptions& options, std::vector<Fi
     // Small sizes take microseconds: more repetitions there for a stable median.
     const int reps = bench::repetitions(options, 3, size <= kMiB ? 50 : 5);
     const std::size_t count = size / sizeof(float);
-    Samples write, read, copy, map;
+    Samples write, read, copy, map, triad;
     {
       std::vector<float> host(count, 1.0f);
       auto buffer = context.alloc<float>(count);
@@ -130,12 +147,29 @@ void transfers(const Device& device, const BenchOptions& options, std::vector<Fi
         // Read plus write, as STREAM counts a copy.
         copy.values.push_back(gb_per_s(2 * size, seconds_since(t0)));
       }
+      if (size <= kTriadMax) {  // dst = src + 3 c, over three arrays of `size` bytes
+        auto c = context.alloc<float>(count);
+        queue.fill(c, 2.0f);
+        queue.launch(triad_kernel, Range{count}, dst, src, c, 3.0f);
+        queue.finish();
+        for (int r = 0; r < reps; ++r) {
+          auto t0 = Clock::now();
+          queue.launch(triad_kernel, Range{count}, dst, src, c, 3.0f);
+          queue.finish();
+          triad.values.push_back(gb_per_s(3 * size, seconds_since(t0)));
+        }
+        if (queue.read(dst)[count - 1] != 7.0f)
+          throw Error(Errc::backend, "the triad kernel gave a wrong result", "bench");
+      }
     }
     const std::string at = ", " + format_bytes(size);
-    figures.push_back(bench::make_figure("memory", "write" + at, "GB/s", write));
-    figures.push_back(bench::make_figure("memory", "read" + at, "GB/s", read));
-    figures.push_back(bench::make_figure("memory", "copy" + at, "GB/s", copy));
+    const double bytes = static_cast<double>(size);
+    figures.push_back(curve_point("write", "host to device", size, bytes, write));
+    figures.push_back(curve_point("read", "device to host", size, bytes, read));
+    figures.push_back(curve_point("copy", "device copy", size, 2 * bytes, copy));
     figures.push_back(bench::make_figure("memory", "map/unmap" + at, "GB/s", map));
+    if (!triad.values.empty())
+      figures.push_back(curve_point("triad", "triad", size, 3 * bytes, triad));
   }
 }
 

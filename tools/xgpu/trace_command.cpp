@@ -1,6 +1,7 @@
 // `xgpu trace summary`: reads the Chrome trace-event file xgpu writes (docs/trace.md) and
 // sums it up. Device commands are the complete events of categories launch, copy and fill;
-// a device is busy while any of its queues runs one, idle in the gaps between.
+// a device is busy while any of its queues runs one, idle in the gaps between. --timeline
+// draws the same commands in lanes, one per queue, with the Python package's plotter.
 #include "trace_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -16,6 +17,8 @@
 #include <xgpu/byte_size.hpp>
 #include <xgpu/error.hpp>
 
+#include "exit_codes.hpp"
+#include "plotter.hpp"
 #include "table.hpp"
 
 namespace xgpu::cli {
@@ -333,6 +336,7 @@ Run setup_trace(CLI::App& sub) {
   struct Options {
     std::string file;
     std::size_t gaps = 5;
+    std::string timeline;
   };
   auto options = std::make_shared<Options>();
   sub.require_subcommand(1);
@@ -340,15 +344,20 @@ Run setup_trace(CLI::App& sub) {
       "Write a trace with XGPU_TRACE=trace.json (or xgpu::trace::start); open it in\n"
       "https://ui.perfetto.dev or chrome://tracing, or sum it up here.\n"
       "Example:\n"
-      "  XGPU_TRACE=run.json ./my_program && xgpu trace summary run.json");
+      "  XGPU_TRACE=run.json ./my_program && xgpu trace summary run.json\n"
+      "  xgpu trace summary run.json --timeline run.png   lanes of copies and kernels");
   CLI::App* summary = sub.add_subcommand(
       "summary", "Kernels by device time, copies by direction, idle gaps of each device");
   summary->add_option("FILE", options->file, "A trace file (a cut-short one too)")->required();
   summary->add_option("--gaps", options->gaps, "How many of the longest idle gaps to list")
       ->capture_default_str();
+  summary->add_option("--timeline", options->timeline,
+                      "Also draw the copies and kernels of each queue over time into FILE (.png, "
+                      ".svg or .pdf; needs the Python package: tools/setup.sh installs it)");
   return [options]() {
     print_trace_summary(options->file, options->gaps, std::cout);
-    return 0;
+    if (options->timeline.empty()) return int{kExitOk};
+    return run_plotter({"--timeline", options->file, "-o", options->timeline});
   };
 }
 

@@ -28,14 +28,23 @@ struct ElementKernel {
   std::size_t per_item;
 };
 
+/// The kernel `name` for T; half computes natively where the device has cl_khr_fp16 and
+/// `native_ok` (the operation's scalar, if any, is a half value: see half_scalar).
 template <class T>
-ElementKernel elementwise_kernel(const Queue& queue, const char* name, const char* call) {
+ElementKernel elementwise_kernel(const Queue& queue, const char* name, const char* call,
+                                 bool native_ok = true) {
   const std::size_t per_item = elements_per_item(queue, call);
-  return {algo::library_kernel(
-              queue, "elementwise.cl", name,
-              std::string(Element<T>::options) + " -DXGPU_EW_W=" + std::to_string(per_item)),
-          per_item};
+  std::string options =
+      std::string(Element<T>::options) + " -DXGPU_EW_W=" + std::to_string(per_item);
+  if (std::is_same_v<T, half> && native_ok && native_half_arithmetic(queue))
+    options += " -DXGPU_HALF_NATIVE";
+  return {algo::library_kernel(queue, "elementwise.cl", name, options), per_item};
 }
+
+/// Whether a scalar of axpy or scale is a half value, which native half arithmetic can use
+/// as it is. Others (65536, 0.1, 1e-8) keep their float value on the float path: rounded to
+/// half they would change the result (65536 becomes infinity).
+bool half_scalar(float value) { return to_float(to_half(value)) == value; }
 
 /// Launches `kernel` over ceil(n / per_item) items in work-groups the kernel allows.
 template <class... Args>
@@ -105,6 +114,16 @@ bool is_math(ElementwiseOp op) {
 }
 
 }  // namespace
+}  // namespace xgpu::detail
+
+namespace xgpu {
+bool native_half_arithmetic(const Queue& queue) {
+  detail::algo::require_queue(queue, "xgpu::native_half_arithmetic");
+  return queue.device().info().fp16;
+}
+}  // namespace xgpu
+
+namespace xgpu::detail {
 
 template <class T>
 Event elementwise_fill(Queue& queue, const Buffer<T>& x, scalar_t<T> value) {
@@ -112,7 +131,10 @@ Event elementwise_fill(Queue& queue, const Buffer<T>& x, scalar_t<T> value) {
   algo::require_type<T>(queue, call);
   const std::size_t n = common_size<T>(call, {{"x", &x}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_fill", call), n, value, x);
+  const algo::Staged<T> sx(queue, x, algo::Use::write);
+  return sx.finish(
+      queue, launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_fill", call), n, value,
+                                sx.get()));
 }
 
 template <class T>
@@ -120,7 +142,8 @@ Event elementwise_copy(Queue& queue, const Buffer<T>& src, const Buffer<T>& dst)
   const char* call = "xgpu::copy";
   algo::require_type<T>(queue, call);
   const std::size_t n = common_size<T>(call, {{"src", &src}, {"dst", &dst}});
-  // Copying a buffer onto itself changes nothing; OpenCL would refuse the overlap.
+  // Copying a buffer onto itself changes nothing; Queue::copy refuses other overlaps. It takes
+  // views wherever they start: nothing to stage.
   if (n == 0 || ext::same_buffer(src, dst)) return Event();
   return queue.copy(src, dst, n);
 }
@@ -131,7 +154,12 @@ Event elementwise_axpy(Queue& queue, scalar_t<T> a, const Buffer<T>& x, const Bu
   algo::require_type<T>(queue, call);
   const std::size_t n = common_size<T>(call, {{"x", &x}, {"y", &y}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_axpy", call), n, a, x, y);
+  algo::require_same_or_apart(call, "x", x, "y", y);
+  const algo::Staged<T> sx(queue, x, algo::Use::read), sy(queue, y, algo::Use::read_write);
+  return sy.finish(
+      queue, launch_per_element(
+                 queue, elementwise_kernel<T>(queue, "xgpu_ew_axpy", call, half_scalar(float(a))),
+                 n, a, sx.get(), sy.get()));
 }
 
 template <class T>
@@ -140,7 +168,11 @@ Event elementwise_scale(Queue& queue, scalar_t<T> a, const Buffer<T>& x) {
   algo::require_type<T>(queue, call);
   const std::size_t n = common_size<T>(call, {{"x", &x}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, "xgpu_ew_scale", call), n, a, x);
+  const algo::Staged<T> sx(queue, x, algo::Use::read_write);
+  return sx.finish(
+      queue, launch_per_element(
+                 queue, elementwise_kernel<T>(queue, "xgpu_ew_scale", call, half_scalar(float(a))),
+                 n, a, sx.get()));
 }
 
 template <class T>
@@ -151,8 +183,13 @@ Event elementwise_binary(Queue& queue, ElementwiseOp op, const Buffer<T>& a, con
   algo::require_type<T>(queue, info.call);
   const std::size_t n = common_size<T>(info.call, {{"a", &a}, {"b", &b}, {"out", &out}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel, info.call), n, a, b,
-                            out);
+  algo::require_same_or_apart(info.call, "a", a, "out", out);
+  algo::require_same_or_apart(info.call, "b", b, "out", out);
+  const algo::Staged<T> sa(queue, a, algo::Use::read), sb(queue, b, algo::Use::read);
+  const algo::Staged<T> so(queue, out, algo::Use::write);
+  return so.finish(
+      queue, launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel, info.call), n,
+                                sa.get(), sb.get(), so.get()));
 }
 
 template <class T>
@@ -161,15 +198,18 @@ Event elementwise_unary(Queue& queue, ElementwiseOp op, const Buffer<T>& in, con
   if (is_binary(op)) algo::invalid(info.call, "is not an operation of one buffer");
   // The public templates refuse integer math at compile time; this guards direct callers.
   if (is_math(op) && !is_floating_algorithm_type_v<T>)
-    throw Error(
-        Errc::unsupported,
-        std::string(info.call) + " is defined for float, double and half, not " + Element<T>::name,
-        info.call);
+    throw Error(Errc::unsupported,
+                std::string(info.call) + " is defined for float, double, half and bfloat16, not " +
+                    Element<T>::name,
+                info.call);
   algo::require_type<T>(queue, info.call);
   const std::size_t n = common_size<T>(info.call, {{"in", &in}, {"out", &out}});
   if (n == 0) return Event();
-  return launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel, info.call), n, in,
-                            out);
+  algo::require_same_or_apart(info.call, "in", in, "out", out);
+  const algo::Staged<T> si(queue, in, algo::Use::read), so(queue, out, algo::Use::write);
+  return so.finish(
+      queue, launch_per_element(queue, elementwise_kernel<T>(queue, info.kernel, info.call), n,
+                                si.get(), so.get()));
 }
 
 #define XGPU_INSTANTIATE_ELEMENTWISE(T)                                                           \
@@ -186,5 +226,6 @@ XGPU_INSTANTIATE_ELEMENTWISE(double)
 XGPU_INSTANTIATE_ELEMENTWISE(std::int32_t)
 XGPU_INSTANTIATE_ELEMENTWISE(std::uint32_t)
 XGPU_INSTANTIATE_ELEMENTWISE(half)
+XGPU_INSTANTIATE_ELEMENTWISE(bfloat16)
 
 }  // namespace xgpu::detail

@@ -1,5 +1,6 @@
 // xgpu::gemm: argument checks, the choice of engine, and the three engines (the backend's
-// vendor BLAS, the host BLAS of host_blas.cpp, xgpu's own kernel of kernels/gemm.cl).
+// vendor BLAS, the host BLAS of host_blas.cpp, xgpu's own kernel of kernels/gemm.cl); and the
+// mixed-precision form (half or bfloat16 in, float out) on the same engines.
 #include "xgpu/algorithms/gemm.hpp"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "cast_launch.hpp"
 #include "gemm_host_blas.hpp"
 #include "support.hpp"
 
@@ -253,9 +255,12 @@ std::uint64_t tile_budget(const Kernel& kernel, const DeviceInfo& info, std::uin
   return info.local_memory > beside ? info.local_memory - beside : 0;
 }
 
-template <class T>
+/// The build options of gemm.cl for inputs of T and output of C (C == T, or float for the
+/// mixed-precision form).
+template <class T, class C = T>
 std::string kernel_options(const Shape& shape, bool ta, bool tb) {
-  return std::string(Element<T>::options) + " -DXGPU_GEMM_LX=" + std::to_string(shape.lx) +
+  return std::string(Element<T>::options) + (std::is_same_v<T, C> ? "" : " -DXGPU_GEMM_C_FLOAT") +
+         " -DXGPU_GEMM_LX=" + std::to_string(shape.lx) +
          " -DXGPU_GEMM_LY=" + std::to_string(shape.ly) +
          " -DXGPU_GEMM_WM=" + std::to_string(shape.wm) +
          " -DXGPU_GEMM_WN=" + std::to_string(shape.wn) +
@@ -272,12 +277,12 @@ Shape device_shape(const Queue& queue, bool ta, bool tb) {
                    info.local_memory ? info.local_memory : kNoLimit, sizeof(Real<T>), ta, tb);
 }
 
-template <class T>
+template <class T, class C = T>
 Event kernel_gemm(Queue& queue, const Problem& p, Real<T> alpha, const Buffer<T>& a,
-                  const Buffer<T>& b, Real<T> beta, const Buffer<T>& c) {
+                  const Buffer<T>& b, Real<T> beta, const Buffer<C>& c) {
   Shape shape = device_shape<T>(queue, p.ta, p.tb);
   Kernel kernel =
-      library_kernel(queue, "gemm.cl", "xgpu_gemm", kernel_options<T>(shape, p.ta, p.tb));
+      library_kernel(queue, "gemm.cl", "xgpu_gemm", kernel_options<T, C>(shape, p.ta, p.tb));
   // The compiled kernel may allow fewer items than the device (registers), or declare local
   // memory beside its tiles: refit to it.
   const DeviceInfo& info = queue.device().info();
@@ -293,7 +298,7 @@ Event kernel_gemm(Queue& queue, const Problem& p, Real<T> alpha, const Buffer<T>
         refitted.wn == shape.wn && refitted.vw == shape.vw && refitted.tk == shape.tk)
       break;  // nothing smaller to try: the launch reports what the device refuses
     shape = refitted;
-    kernel = library_kernel(queue, "gemm.cl", "xgpu_gemm", kernel_options<T>(shape, p.ta, p.tb));
+    kernel = library_kernel(queue, "gemm.cl", "xgpu_gemm", kernel_options<T, C>(shape, p.ta, p.tb));
   }
   const auto u = [](std::size_t value) { return static_cast<unsigned>(value); };
   const Range global{ceil_div(p.n, shape.tn()) * shape.lx, ceil_div(p.m, shape.tm()) * shape.ly};
@@ -364,6 +369,48 @@ void check_matrix(const Queue& queue, const Buffer<T>& buffer, const char* name,
   require_uint_size(needed, kCall);
 }
 
+// The product by `engine` (automatic: the rule), on buffers a kernel takes.
+template <class T>
+Event product(Queue& queue, const Problem& p, GemmEngine engine, scalar_t<T> alpha,
+              const Buffer<T>& a, const Buffer<T>& b, scalar_t<T> beta, const Buffer<T>& c) {
+  if (engine == GemmEngine::automatic) engine = automatic_engine<T>(queue, &p);
+  switch (engine) {
+    case GemmEngine::vendor_blas:
+      return vendor_gemm<T>(queue, p, alpha, a, b, beta, c);
+    case GemmEngine::host_blas:
+      if constexpr (!std::is_same_v<T, half>) {
+        host_blas_gemm<T>(queue, p.m, p.n, p.k, alpha, a, b, beta, c, p.ta, p.tb);
+        return Event();
+      }
+      break;  // never chosen for half (host_missing says why)
+    default:
+      break;
+  }
+  return kernel_gemm<T>(queue, p, alpha, a, b, beta, c);
+}
+
+/// The mixed-precision form on the vendor or host BLAS: A and B converted to float on the
+/// device (only their matrices' elements), then that engine's float GEMM. The temporaries may
+/// go before the commands using them complete: the allocator keeps their memory until then.
+template <class In>
+Event converted_gemm(Queue& queue, const Problem& p, float alpha, const Buffer<In>& a,
+                     const Buffer<In>& b, float beta, const Buffer<float>& c, GemmEngine engine) {
+  const std::size_t a_count = p.m * p.k, b_count = p.k * p.n;
+  Buffer<float> fa = queue.context().alloc<float>(a_count);
+  launch_cast(queue, a, fa, a_count);
+  // A * A^T passes one buffer twice: convert it once, as much of it as either matrix needs.
+  Buffer<float> fb = fa;
+  if (!ext::same_buffer(a, b) || b_count > a_count) {
+    fb = queue.context().alloc<float>(b_count);
+    launch_cast(queue, b, fb, b_count);
+  }
+  if (engine == GemmEngine::host_blas) {
+    host_blas_gemm<float>(queue, p.m, p.n, p.k, alpha, fa, fb, beta, c, p.ta, p.tb);
+    return Event();
+  }
+  return vendor_gemm<float>(queue, p, alpha, fa, fb, beta, c);
+}
+
 }  // namespace
 
 template <class T>
@@ -375,8 +422,10 @@ Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scala
   check_matrix(queue, a, "a", p.ta ? k : m, p.ta ? m : k);
   check_matrix(queue, b, "b", p.tb ? n : k, p.tb ? k : n);
   check_matrix(queue, c, "c", m, n);
-  if (m != 0 && n != 0 && k != 0 && (ext::same_buffer(c, a) || ext::same_buffer(c, b)))
-    invalid(kCall, "c must not be the buffer of a or b (the product would overwrite its input)");
+  if (m != 0 && n != 0 && k != 0 && (ext::overlap(c, a) || ext::overlap(c, b)))
+    invalid(kCall,
+            "c must not be the buffer of a or b, nor overlap them (the product would overwrite "
+            "its input)");
   // An engine asked for, explicitly or in XGPU_GEMM, is checked even when there is nothing to
   // compute: a call's errors do not depend on its sizes.
   if (engine == GemmEngine::automatic) engine_from_environment();
@@ -390,22 +439,60 @@ Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scala
     }
   }
   if (m == 0 || n == 0) return Event();
+  // beta == 0 never reads C; A and B are read only when there is a product to form.
+  const algo::Staged<T> staged_c(queue, c,
+                                 beta == scalar_t<T>(0) ? algo::Use::write : algo::Use::read_write);
   // BLAS semantics: no product to form, A and B are not read (whatever they hold).
-  if (k == 0 || alpha == scalar_t<T>(0)) return scale_c<T>(queue, m * n, beta, c);
-  if (engine == GemmEngine::automatic) engine = automatic_engine<T>(queue, &p);
-  switch (engine) {
-    case GemmEngine::vendor_blas:
-      return vendor_gemm<T>(queue, p, alpha, a, b, beta, c);
-    case GemmEngine::host_blas:
-      if constexpr (!std::is_same_v<T, half>) {
-        host_blas_gemm<T>(queue, m, n, k, alpha, a, b, beta, c, p.ta, p.tb);
-        return Event();
-      }
-      break;  // never chosen for half (host_missing says why)
-    default:
-      break;
+  if (k == 0 || alpha == scalar_t<T>(0))
+    return staged_c.finish(queue, scale_c<T>(queue, m * n, beta, staged_c.get()));
+  const algo::Staged<T> staged_a(queue, a, algo::Use::read);
+  const algo::Staged<T> staged_b(queue, ext::same_buffer(a, b) ? staged_a.get() : b,
+                                 algo::Use::read);
+  return staged_c.finish(queue, product<T>(queue, p, engine, alpha, staged_a.get(), staged_b.get(),
+                                           beta, staged_c.get()));
+}
+
+template <class In>
+Event gemm_mixed_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, float alpha,
+                      const Buffer<In>& a, const Buffer<In>& b, float beta, const Buffer<float>& c,
+                      Transpose ta, Transpose tb, GemmEngine engine) {
+  // The engines are float's (the kernel reads In itself; the others convert to float first),
+  // so float's availability, rule and XGPU_GEMM apply.
+  require_type<float>(queue, kCall);
+  const Problem p{m, n, k, ta == Transpose::yes, tb == Transpose::yes};
+  check_matrix(queue, a, "a", p.ta ? k : m, p.ta ? m : k);
+  check_matrix(queue, b, "b", p.tb ? n : k, p.tb ? k : n);
+  check_matrix(queue, c, "c", m, n);
+  if (m != 0 && n != 0 && k != 0 && (ext::overlap(c, a) || ext::overlap(c, b)))
+    invalid(kCall,
+            "c must not be the buffer of a or b, nor overlap them (the product would overwrite "
+            "its input)");
+  if (engine == GemmEngine::automatic) engine_from_environment();
+  if (engine != GemmEngine::automatic) {
+    const std::string missing = engine_missing<float>(queue, engine, &p);
+    if (!missing.empty()) {
+      throw Error(
+          Errc::unsupported,
+          std::string(kCall) + ": the " + to_string(engine) + " engine is unavailable: " + missing,
+          kCall);
+    }
   }
-  return kernel_gemm<T>(queue, p, alpha, a, b, beta, c);
+  if (m == 0 || n == 0) return Event();
+  // Views staged as gemm_impl stages them.
+  const algo::Staged<float> staged_c(queue, c,
+                                     beta == 0.0f ? algo::Use::write : algo::Use::read_write);
+  if (k == 0 || alpha == 0.0f)
+    return staged_c.finish(queue, scale_c<float>(queue, m * n, beta, staged_c.get()));
+  const algo::Staged<In> staged_a(queue, a, algo::Use::read);
+  const algo::Staged<In> staged_b(queue, ext::same_buffer(a, b) ? staged_a.get() : b,
+                                  algo::Use::read);
+  if (engine == GemmEngine::automatic) engine = automatic_engine<float>(queue, &p);
+  const Event done = engine == GemmEngine::vendor_blas || engine == GemmEngine::host_blas
+                         ? converted_gemm(queue, p, alpha, staged_a.get(), staged_b.get(), beta,
+                                          staged_c.get(), engine)
+                         : kernel_gemm<In, float>(queue, p, alpha, staged_a.get(), staged_b.get(),
+                                                  beta, staged_c.get());
+  return staged_c.finish(queue, done);
 }
 
 template <class T>
@@ -432,6 +519,13 @@ XGPU_GEMM_INSTANTIATE(float)
 XGPU_GEMM_INSTANTIATE(double)
 XGPU_GEMM_INSTANTIATE(half)
 #undef XGPU_GEMM_INSTANTIATE
+#define XGPU_GEMM_MIXED_INSTANTIATE(In)                                                    \
+  template Event gemm_mixed_impl<In>(Queue&, std::size_t, std::size_t, std::size_t, float, \
+                                     const Buffer<In>&, const Buffer<In>&, float,          \
+                                     const Buffer<float>&, Transpose, Transpose, GemmEngine);
+XGPU_GEMM_MIXED_INSTANTIATE(half)
+XGPU_GEMM_MIXED_INSTANTIATE(bfloat16)
+#undef XGPU_GEMM_MIXED_INSTANTIATE
 
 }  // namespace detail
 }  // namespace xgpu

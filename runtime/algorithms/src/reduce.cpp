@@ -20,7 +20,7 @@ using algo::Element;
 using algo::round_up;
 
 /// How kernels see elements of T: Value is what arithmetic and comparisons use (float for
-/// half), Sum what sums accumulate in (uint for int32, so that they wrap instead of
+/// half and bfloat16), Sum what sums accumulate in (uint for int32, so that they wrap instead of
 /// overflowing, which is undefined for signed integers in OpenCL C).
 template <class T>
 struct Types {
@@ -29,6 +29,11 @@ struct Types {
 };
 template <>
 struct Types<half> {
+  using Value = float;
+  using Sum = float;
+};
+template <>
+struct Types<bfloat16> {
   using Value = float;
   using Sum = float;
 };
@@ -151,9 +156,11 @@ scalar_t<T> run_sum(Queue& queue, const char* call, Term term, std::size_t n, co
   const Kernel kernel = reduce_kernel<T>(queue, layout, "xgpu_reduce_sum");
   const Plan plan = make_plan(queue, layout, kernel, n, sizeof(Sum));
   Buffer<Sum> partials = queue.context().alloc<Sum>(plan.partials());
+  const algo::Staged<T> sx(queue, x, algo::Use::read);
+  const algo::Staged<T> sy(queue, ext::same_buffer(x, y) ? sx.get() : y, algo::Use::read);
   queue.launch(kernel, Range{plan.groups * plan.work_group}, Range{plan.work_group},
                static_cast<unsigned>(n), plan.chunk, plan.contiguous, static_cast<unsigned>(term),
-               scale, x, y, partials, Local<Sum>(plan.work_group * plan.width));
+               scale, sx.get(), sy.get(), partials, Local<Sum>(plan.work_group * plan.width));
   return combine_sums<T>(queue.read(partials));
 }
 
@@ -181,9 +188,11 @@ std::pair<typename Types<T>::Value, std::size_t> run_extreme(Queue& queue, const
   const Plan plan = make_plan(queue, layout, kernel, n, sizeof(Value) + sizeof(std::uint32_t));
   Buffer<Value> values = queue.context().alloc<Value>(plan.partials());
   Buffer<std::uint32_t> indices = queue.context().alloc<std::uint32_t>(plan.partials());
+  const algo::Staged<T> sx(queue, x, algo::Use::read);
   queue.launch(kernel, Range{plan.groups * plan.work_group}, Range{plan.work_group},
                static_cast<unsigned>(n), plan.chunk, plan.contiguous, unsigned{is_max},
-               unsigned{absolute}, x, values, indices, Local<Value>(plan.work_group * plan.width),
+               unsigned{absolute}, sx.get(), values, indices,
+               Local<Value>(plan.work_group * plan.width),
                Local<std::uint32_t>(plan.work_group * plan.width));
   const std::vector<Value> group_values = queue.read(values);
   const std::vector<std::uint32_t> group_indices = queue.read(indices);
@@ -272,9 +281,11 @@ XGPU_REDUCE_INSTANTIATE(double)
 XGPU_REDUCE_INSTANTIATE(std::int32_t)
 XGPU_REDUCE_INSTANTIATE(std::uint32_t)
 XGPU_REDUCE_INSTANTIATE(half)
+XGPU_REDUCE_INSTANTIATE(bfloat16)
 #undef XGPU_REDUCE_INSTANTIATE
 template float reduce_norm2<float>(Queue&, const Buffer<float>&);
 template double reduce_norm2<double>(Queue&, const Buffer<double>&);
 template float reduce_norm2<half>(Queue&, const Buffer<half>&);
+template float reduce_norm2<bfloat16>(Queue&, const Buffer<bfloat16>&);
 
 }  // namespace xgpu::detail

@@ -208,6 +208,30 @@ Event single_pass(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scala
                       Local<Sum>(work_group * job.width + 1), Local<std::uint32_t>(1));
 }
 
+// The scan proper, on buffers a kernel takes.
+template <class T>
+Event scan_job(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> init,
+               bool inclusive, const char* call, ScanMethod method, bool in_place) {
+  ScanJob job;
+  job.n = in.size();
+  job.width = vector_width(queue.device());
+  job.inclusive = inclusive;
+  job.options = build_options(algo::Element<T>::options, queue.device()) +
+                " -DXGPU_SCAN_TILE_PER_ITEM=" + std::to_string(kTilePerItem);
+  // The GPU layout's own way, three launches over striped tiles, unless a test asks for one
+  // of the CPU layout's kernels by name.
+  const algo::Layout layout =
+      algo::layout_for(queue.device().info(), common::Setting::scan_shape, call);
+  if (layout == algo::Layout::gpu && method == ScanMethod::automatic)
+    return striped(queue, in, out, init, job);
+  // The single pass reads other tiles' input (see scan.cl): not while they are overwritten.
+  if (method == ScanMethod::automatic)
+    method = is_cpu(queue.device()) ? ScanMethod::single_pass : ScanMethod::three_launches;
+  if (method == ScanMethod::single_pass && !in_place)
+    return single_pass(queue, in, out, init, job, call);
+  return three_launches(queue, in, out, init, job, call);
+}
+
 }  // namespace
 
 template <class T>
@@ -223,26 +247,14 @@ Event scan_by(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<
   if (out.size() != in.size()) algo::size_mismatch(call, "out", out.size(), in.size());
   if (in.empty()) return Event();
   algo::require_uint_size(in.size(), call);
-
-  ScanJob job;
-  job.n = in.size();
-  job.width = vector_width(queue.device());
-  job.inclusive = inclusive;
-  job.options = build_options(algo::Element<T>::options, queue.device()) +
-                " -DXGPU_SCAN_TILE_PER_ITEM=" + std::to_string(kTilePerItem);
-  // The GPU layout's own way, three launches over striped tiles, unless a test asks for one
-  // of the CPU layout's kernels by name.
-  const algo::Layout layout =
-      algo::layout_for(queue.device().info(), common::Setting::scan_shape, call);
-  if (layout == algo::Layout::gpu && method == ScanMethod::automatic)
-    return striped(queue, in, out, init, job);
-  // The single pass reads other tiles' input (see scan.cl): not while they are overwritten.
+  algo::require_same_or_apart(call, "in", in, "out", out);
+  // A scan in place stages its view once, read and written.
   const bool in_place = ext::same_buffer(in, out);
-  if (method == ScanMethod::automatic)
-    method = is_cpu(queue.device()) ? ScanMethod::single_pass : ScanMethod::three_launches;
-  if (method == ScanMethod::single_pass && !in_place)
-    return single_pass(queue, in, out, init, job, call);
-  return three_launches(queue, in, out, init, job, call);
+  const algo::Staged<T> staged_in(queue, in, in_place ? algo::Use::read_write : algo::Use::read);
+  const algo::Staged<T> staged_out(queue, in_place ? staged_in.get() : out, algo::Use::write);
+  const Event last =
+      scan_job(queue, staged_in.get(), staged_out.get(), init, inclusive, call, method, in_place);
+  return staged_in.finish(queue, staged_out.finish(queue, last));
 }
 
 #define XGPU_SCAN_INSTANTIATE(T)                                                           \

@@ -63,6 +63,21 @@ Event launch_per_group(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, 
                       Local<Compute<T>>(group));
 }
 
+// The softmax proper, on buffers a kernel takes.
+template <class T>
+Event softmax_job(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, std::size_t rows,
+                  std::size_t cols, algo::Layout layout) {
+  const auto r = static_cast<unsigned>(rows), c = static_cast<unsigned>(cols);
+  // The CPU layout: a work-item per row at every row length. It won at every shape measured
+  // on PoCL (2 cores, 4M floats: 1 x 4M, 64 x 64K, 4096 x 1024, 32768 x 128), 2-6x faster:
+  // its work-items loop over whole rows, while a work-group's barriers split every loop of
+  // the group kernel. The GPU layout: a work-group per row (its items stride the row
+  // together, so a warp's loads coalesce) unless the row is narrow.
+  if (layout == algo::Layout::cpu || cols <= kNarrowRow)
+    return launch_per_item(queue, layout, in, out, r, c);
+  return launch_per_group(queue, in, out, r, c);
+}
+
 }  // namespace
 
 template <class T>
@@ -73,15 +88,11 @@ Event softmax_matrix_rows(Queue& queue, const Buffer<T>& in, const Buffer<T>& ou
   const algo::Layout layout =
       algo::layout_for(queue.device().info(), common::Setting::softmax_shape, call);
   if (count == 0) return Event();
-  const auto r = static_cast<unsigned>(rows), c = static_cast<unsigned>(cols);
-  // The CPU layout: a work-item per row at every row length. It won at every shape measured
-  // on PoCL (2 cores, 4M floats: 1 x 4M, 64 x 64K, 4096 x 1024, 32768 x 128), 2-6x faster:
-  // its work-items loop over whole rows, while a work-group's barriers split every loop of
-  // the group kernel. The GPU layout: a work-group per row (its items stride the row
-  // together, so a warp's loads coalesce) unless the row is narrow.
-  if (layout == algo::Layout::cpu || cols <= kNarrowRow)
-    return launch_per_item(queue, layout, in, out, r, c);
-  return launch_per_group(queue, in, out, r, c);
+  algo::require_same_or_apart(call, "in", in, "out", out);
+  const algo::Staged<T> staged_in(queue, in, algo::Use::read);
+  const algo::Staged<T> staged_out(queue, out, algo::Use::write);
+  return staged_out.finish(
+      queue, softmax_job(queue, staged_in.get(), staged_out.get(), rows, cols, layout));
 }
 
 template Event softmax_matrix_rows<float>(Queue&, const Buffer<float>&, const Buffer<float>&,

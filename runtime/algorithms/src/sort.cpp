@@ -262,8 +262,9 @@ Event sort_keys(Queue& queue, const Buffer<K>& keys) {
   const char* call = "xgpu::sort";
   check_queue_and_size(queue, keys.size(), call);
   if (keys.size() < 2) return Event();
-  const Bits key_bits = as_bits(keys);
-  return radix_sort(queue, key_bits, nullptr, key_image<K>(), call);
+  const algo::Staged<K> staged(queue, keys, algo::Use::read_write);
+  const Bits key_bits = as_bits(staged.get());
+  return staged.finish(queue, radix_sort(queue, key_bits, nullptr, key_image<K>(), call));
 }
 
 template <class K, class V>
@@ -272,8 +273,12 @@ Event sort_pairs(Queue& queue, const Buffer<K>& keys, const Buffer<V>& values) {
   check_queue_and_size(queue, keys.size(), call);
   if (values.size() != keys.size()) algo::size_mismatch(call, "values", values.size(), keys.size());
   if (keys.size() < 2) return Event();
-  const Bits key_bits = as_bits(keys), value_bits = as_bits(values);
-  return radix_sort(queue, key_bits, &value_bits, key_image<K>(), call);
+  algo::require_same_or_apart(call, "keys", keys, "values", values);
+  const algo::Staged<K> staged_keys(queue, keys, algo::Use::read_write);
+  const algo::Staged<V> staged_values(queue, values, algo::Use::read_write);
+  const Bits key_bits = as_bits(staged_keys.get()), value_bits = as_bits(staged_values.get());
+  const Event last = radix_sort(queue, key_bits, &value_bits, key_image<K>(), call);
+  return staged_values.finish(queue, staged_keys.finish(queue, last));
 }
 
 template Event sort_keys(Queue&, const Buffer<std::uint32_t>&);

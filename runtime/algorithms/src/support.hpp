@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <xgpu/bfloat16.hpp>
 #include <xgpu/common/settings.hpp>
 #include <xgpu/error.hpp>
 #include <xgpu/extension.hpp>
@@ -43,6 +44,12 @@ template <>
 struct Element<half> {
   static constexpr const char* name = "half";
   static constexpr const char* options = "-DXGPU_T=half -DXGPU_T_HALF";
+};
+// OpenCL C has no bfloat16: kernels hold its bits as ushort (kernels/xgpu_bfloat16.cl).
+template <>
+struct Element<bfloat16> {
+  static constexpr const char* name = "bfloat16";
+  static constexpr const char* options = "-DXGPU_T=ushort -DXGPU_T_BFLOAT16";
 };
 
 /// A kernel of an embedded kernels/ file, built for the queue's device with `options` (and
@@ -106,6 +113,51 @@ std::size_t checked_matrix_io(const Queue& queue, const Buffer<T>& in, const Buf
   if (out.size() < count) size_mismatch(call, "buffer out", out.size(), count);
   return count;
 }
+
+/// Throws invalid_argument when x and y share bytes without being the same range (views of one
+/// buffer that overlap in part): an operation that allows its output over an input means the
+/// same elements, and none defines the result of a shifted overlap.
+void require_same_or_apart(const char* call, const char* x_name, const detail::BufferCore& x,
+                           const char* y_name, const detail::BufferCore& y);
+template <class T, class U>
+void require_same_or_apart(const char* call, const char* x_name, const Buffer<T>& x,
+                           const char* y_name, const Buffer<U>& y) {
+  require_same_or_apart(call, x_name, x.core(), y_name, y.core());
+}
+
+/// How an operation uses a buffer argument, for Staged.
+enum class Use { read, write, read_write };
+
+/// A buffer argument as the library's kernels take it. A kernel cannot take a view that starts
+/// off the device's base-address alignment (Buffer::view): such a view is staged through a
+/// scratch buffer of its size, copied in when the operation reads it and back by finish() when
+/// it writes it. Any other buffer is used as it is, at no cost. Checks on the caller's buffers
+/// (sizes, aliasing) come before staging, so that errors name what the caller passed.
+template <class T>
+class Staged {
+ public:
+  Staged(Queue& queue, const Buffer<T>& buffer, Use use) : original_(buffer), use_(use) {
+    if (ext::kernel_can_take(buffer)) {
+      buffer_ = buffer;
+      return;
+    }
+    buffer_ = queue.context().alloc<T>(buffer.size());
+    staged_ = true;
+    if (use != Use::write) queue.copy(buffer, buffer_);
+  }
+  const Buffer<T>& get() const noexcept { return buffer_; }
+  /// After the operation's last command (`last`): copies a staged buffer that the operation
+  /// wrote back to the caller's view, and returns the Event of the last command enqueued.
+  Event finish(Queue& queue, Event last) const {
+    if (!staged_ || use_ == Use::read) return last;
+    return queue.copy(buffer_, original_);
+  }
+
+ private:
+  Buffer<T> original_, buffer_;
+  Use use_;
+  bool staged_ = false;
+};
 
 template <class T>
 void require_type(const Queue& queue, const char* call) {

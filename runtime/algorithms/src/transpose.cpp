@@ -116,16 +116,27 @@ Event transpose_matrix(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, 
                        std::size_t cols) {
   const char* call = "xgpu::transpose";
   const std::size_t count = algo::checked_matrix_io(queue, in, out, rows, cols, call);
-  if (count != 0 && ext::same_buffer(in, out))
-    algo::invalid(call, "in and out are the same buffer; transposing in place is not supported");
+  if (count != 0 && ext::overlap(in, out))
+    algo::invalid(call,
+                  "in and out are the same buffer or overlapping views of one; transposing in "
+                  "place is not supported");
   // Read even when there is nothing to move: a bad value is an error at any size.
   const algo::Layout layout =
       algo::layout_for(queue.device().info(), common::Setting::transpose_shape, call);
   if (count == 0) return Event();
+  const algo::Staged<T> staged_in(queue, in, algo::Use::read);
+  const algo::Staged<T> staged_out(queue, out, algo::Use::write);
+  const Buffer<T>& from = staged_in.get();
+  const Buffer<T>& to = staged_out.get();
   const auto r = static_cast<unsigned>(rows), c = static_cast<unsigned>(cols);
-  if (layout == algo::Layout::gpu) return launch_tiled(queue, in, out, r, c);
-  if (streaming_fits<T>(rows, cols)) return launch_streaming(queue, in, out, r, c);
-  return launch_blocks(queue, in, out, r, c);
+  Event last;
+  if (layout == algo::Layout::gpu)
+    last = launch_tiled(queue, from, to, r, c);
+  else if (streaming_fits<T>(rows, cols))
+    last = launch_streaming(queue, from, to, r, c);
+  else
+    last = launch_blocks(queue, from, to, r, c);
+  return staged_out.finish(queue, std::move(last));
 }
 
 template Event transpose_matrix<float>(Queue&, const Buffer<float>&, const Buffer<float>&,

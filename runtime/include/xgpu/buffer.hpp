@@ -2,12 +2,18 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <type_traits>
 #include <utility>
+#include <xgpu/export.hpp>
 #include <xgpu/handle.hpp>
 
 namespace xgpu {
+
+/// Means "to the end of the buffer" in counts.
+inline constexpr std::size_t all = std::numeric_limits<std::size_t>::max();
+
 namespace detail {
 struct DeviceRecord;
 /// A buffer's share of its context's allocator (runtime/src/memory/allocation.hpp): the last
@@ -24,6 +30,8 @@ struct BufferCore {
   BufferCore(BufferCore&& other) noexcept
       : handle(std::move(other.handle)),
         bytes(std::exchange(other.bytes, 0)),
+        offset(std::exchange(other.offset, 0)),
+        start(std::exchange(other.start, 0)),
         context(std::exchange(other.context, nullptr)),
         device(std::exchange(other.device, nullptr)),
         allocation(std::move(other.allocation)) {}
@@ -31,6 +39,8 @@ struct BufferCore {
     if (this != &other) {
       handle = std::move(other.handle);
       bytes = std::exchange(other.bytes, 0);
+      offset = std::exchange(other.offset, 0);
+      start = std::exchange(other.start, 0);
       context = std::exchange(other.context, nullptr);
       device = std::exchange(other.device, nullptr);
       allocation = std::move(other.allocation);
@@ -40,6 +50,11 @@ struct BufferCore {
 
   Handle<ObjectKind::buffer> handle;
   std::size_t bytes = 0;
+  /// Bytes into `handle`'s memory where this buffer begins: non-zero only for a view that
+  /// could not be a sub-buffer (Buffer::view); copies and maps add it, kernels refuse it.
+  std::size_t offset = 0;
+  /// Bytes from the first byte of its allocation (0 for a whole buffer): where a view starts.
+  std::size_t start = 0;
   void* context = nullptr;  ///< the backend context it belongs to (kept alive by the buffer);
                             ///< nullptr for a default-constructed or moved-from buffer
   const DeviceRecord* device = nullptr;
@@ -47,6 +62,11 @@ struct BufferCore {
   /// pooled block's handle, so the order in which the two members go does not matter.
   std::shared_ptr<Allocation> allocation;
 };
+
+/// Elements [offset, offset + count) of `buffer` (count `all`: to its end) as a buffer of
+/// their own: Buffer::view.
+XGPU_API BufferCore buffer_view(const BufferCore& buffer, std::size_t element_size,
+                                std::size_t offset, std::size_t count);
 }  // namespace detail
 
 /// How kernels may use a buffer; host_visible asks for memory the host can map without copy.
@@ -64,6 +84,19 @@ class Buffer {
   std::size_t size() const noexcept { return core_.bytes / sizeof(T); }
   std::size_t bytes() const noexcept { return core_.bytes; }
   bool empty() const noexcept { return core_.bytes == 0; }
+
+  /// Elements [offset, offset + count) of this buffer (count `all`: to the end) as a Buffer of
+  /// their own, usable wherever a buffer is: launches, copies, maps and the algorithms. It
+  /// shares this buffer's memory (no copy) and keeps it allocated. Where the view's first
+  /// byte, counted from the start of its allocation, is a multiple of the device's
+  /// base-address alignment (DeviceInfo::base_address_alignment), the view is a sub-buffer of
+  /// its own and a kernel takes it like any buffer; elsewhere copies and maps still take it,
+  /// the algorithms library stages it through a scratch copy, and a launch of your own kernel
+  /// refuses it with Errc::invalid_argument naming the alignment (docs/memory.md, "Views").
+  /// A range past the end throws Errc::out_of_range; a count of 0 gives an empty buffer.
+  Buffer view(std::size_t offset, std::size_t count = all) const {
+    return Buffer(detail::buffer_view(core_, sizeof(T), offset, count));
+  }
   const detail::BufferCore& core() const noexcept { return core_; }
 
  private:

@@ -50,10 +50,13 @@ inline CUstream stream(const Queue& queue) {
 /// The event's completion CUevent (recorded on the queue's stream).
 inline CUevent event(const Event& event) { return static_cast<CUevent>(interop::native(event)); }
 /// The buffer's first byte; 0 for an empty buffer. With the caching allocator (the default)
-/// it points inside a pooled allocation: use only [pointer, pointer + size in bytes).
+/// it points inside a pooled allocation: use only [pointer, pointer + size in bytes). A view
+/// (Buffer::view) gives its own first byte, wherever it starts.
 template <class T>
 CUdeviceptr device_pointer(const Buffer<T>& buffer) {
-  return static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(interop::native(buffer)));
+  std::size_t offset = 0;
+  const auto base = reinterpret_cast<std::uintptr_t>(interop::native_at(buffer, offset));
+  return base == 0 ? CUdeviceptr{0} : static_cast<CUdeviceptr>(base + offset);
 }
 
 }  // namespace xgpu::cuda

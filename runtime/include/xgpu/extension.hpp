@@ -59,10 +59,26 @@ XGPU_API std::uint64_t free_local_memory(const Kernel& kernel, const DeviceInfo&
 
 // ---- Untyped views of typed buffers ----
 
-/// Whether two buffers are the same backend object (aliasing checks).
+/// Whether two buffers are the same memory: the same bytes of one allocation (a buffer and a
+/// view of all of it, two views of one range). False when either is empty.
+XGPU_API bool same_buffer(const detail::BufferCore& x, const detail::BufferCore& y);
 template <class T, class U>
 bool same_buffer(const Buffer<T>& x, const Buffer<U>& y) {
-  return x.core().handle.get() == y.core().handle.get();
+  return same_buffer(x.core(), y.core());
+}
+/// Whether two buffers share any byte (views of one allocation that overlap): aliasing checks.
+XGPU_API bool overlap(const detail::BufferCore& x, const detail::BufferCore& y);
+template <class T, class U>
+bool overlap(const Buffer<T>& x, const Buffer<U>& y) {
+  return overlap(x.core(), y.core());
+}
+/// Whether a kernel can take `buffer` as an argument: any buffer but a view that does not start
+/// on the device's base-address alignment (see Buffer::view). The algorithms library stages
+/// such a view through a scratch buffer.
+XGPU_API bool kernel_can_take(const detail::BufferCore& buffer) noexcept;
+template <class T>
+bool kernel_can_take(const Buffer<T>& buffer) noexcept {
+  return kernel_can_take(buffer.core());
 }
 /// Whether `buffer` was allocated from `context` (false for an empty buffer).
 XGPU_API bool belongs_to(const detail::BufferCore& buffer, const Context& context);

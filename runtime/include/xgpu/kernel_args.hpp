@@ -5,11 +5,15 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
+#include <vector>
+#include <xgpu/bfloat16.hpp>
 #include <xgpu/buffer.hpp>
 #include <xgpu/half.hpp>
 
 namespace xgpu {
+class KernelArgs;
 namespace detail {
 
 enum class ArgKind : std::uint8_t { scalar, buffer, null_buffer, local, bytes };
@@ -76,6 +80,11 @@ template <>
 struct ClName<half> {
   static constexpr const char* value = "half";
 };
+// OpenCL C has no bfloat16: kernels take its bits as ushort (kernels/xgpu_bfloat16.cl).
+template <>
+struct ClName<bfloat16> {
+  static constexpr const char* value = "ushort";
+};
 
 template <class T>
 constexpr ScalarClass scalar_class() {
@@ -141,6 +150,9 @@ inline KernelArg make_arg(std::nullptr_t) {
 
 template <class T>
 KernelArg make_arg(const T& value) {
+  static_assert(!std::is_same_v<T, KernelArgs>,
+                "pass xgpu::KernelArgs with an xgpu::Launch: queue.launch(kernel, "
+                "xgpu::Launch(range), args)");
   static_assert(!std::is_pointer_v<T>,
                 "a raw pointer cannot be a kernel argument: pass an xgpu::Buffer");
   static_assert(!std::is_same_v<T, bool>, "OpenCL kernels cannot take bool arguments");
@@ -166,4 +178,73 @@ KernelArg make_arg(const T& value) {
 }
 
 }  // namespace detail
+
+/// Kernel arguments chosen at run time, for callers that know them only then (a language
+/// binding, a generic dispatcher): queue.launch(kernel, xgpu::Launch(range), args). add() takes
+/// what launch() takes as an argument, and the launch checks them the same way. Values are
+/// copied in; buffers are referred to and must outlive the launch call (not the command: the
+/// allocator's ordering covers that). Reuse one object with clear() to launch without
+/// allocating.
+class KernelArgs {
+ public:
+  template <class T>
+  KernelArgs& add(const Buffer<T>& buffer) {
+    return push(detail::make_arg(buffer), nullptr, 0);
+  }
+  template <class T>
+  KernelArgs& add(const Local<T>& local) {
+    return push(detail::make_arg(local), nullptr, 0);
+  }
+  KernelArgs& add(std::nullptr_t) { return push(detail::make_arg(nullptr), nullptr, 0); }
+  /// A value: a scalar, a vector as std::array<T, N>, or a trivially copyable struct.
+  template <class T>
+  KernelArgs& add(const T& value) {
+    return push(detail::make_arg(value), &value, sizeof(T));
+  }
+
+  /// A by-value struct given as its bytes (OpenCL reports no struct's size: the driver checks
+  /// it), for callers that know the struct only at run time.
+  KernelArgs& add_bytes(const void* data, std::size_t bytes) {
+    detail::KernelArg arg;
+    arg.kind = detail::ArgKind::bytes;
+    arg.size = bytes;
+    return push(arg, data, bytes);
+  }
+
+  std::size_t size() const noexcept { return args_.size(); }
+  void clear() noexcept {
+    args_.clear();
+    value_at_.clear();
+    values_.clear();
+  }
+  const detail::KernelArg* data() const noexcept { return args_.data(); }
+
+ private:
+  static constexpr std::size_t kNoValue = static_cast<std::size_t>(-1);
+  // Copies the value into 8-byte aligned storage (the core reads integers through the pointer
+  // to convert them), and points every argument back at its copy when the storage moved.
+  KernelArgs& push(detail::KernelArg arg, const void* value, std::size_t bytes) {
+    std::size_t at = kNoValue;
+    if (value != nullptr) {
+      at = values_.size();
+      const auto* old = values_.data();
+      values_.resize(at + (bytes + 7) / 8);
+      std::memcpy(values_.data() + at, value, bytes);
+      if (values_.data() != old) {
+        for (std::size_t i = 0; i < args_.size(); ++i) {
+          if (value_at_[i] != kNoValue) args_[i].value = values_.data() + value_at_[i];
+        }
+      }
+      arg.value = values_.data() + at;
+    }
+    args_.push_back(arg);
+    value_at_.push_back(at);
+    return *this;
+  }
+
+  std::vector<detail::KernelArg> args_;
+  std::vector<std::size_t> value_at_;  ///< where each value's copy is in values_
+  std::vector<std::uint64_t> values_;
+};
+
 }  // namespace xgpu

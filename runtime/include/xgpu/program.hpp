@@ -32,6 +32,18 @@ struct KernelLimits {
   std::uint64_t private_memory = 0;     ///< bytes per work-item
 };
 
+/// A kernel parameter as the driver describes it (OpenCL's kernel argument info).
+struct KernelParameter {
+  /// Where the parameter points: `value` for one passed by value.
+  enum class Space { value, global, constant, local };
+  std::string name;  ///< as written in the source
+  std::string type;  ///< as the driver reports it: "float*", "uint", "float4", "struct pair"
+  Space space = Space::value;
+  bool pointer = false;
+  std::string element;  ///< the scalar type: "float" for float*, float4 and float; "" for structs
+  unsigned lanes = 1;   ///< vector width: 4 for float4
+};
+
 /// A program built for its context's device. Copies share the program.
 class XGPU_API Program {
  public:
@@ -62,6 +74,9 @@ class XGPU_API Kernel {
   std::size_t arg_count() const;
   /// Parameter names as written in the source, when the driver reports them.
   std::vector<std::string> arg_names() const;
+  /// The parameters, in order, when the driver reports them; empty when it does not (then a
+  /// launch checks only the argument count, and the driver the sizes).
+  std::vector<KernelParameter> parameters() const;
   /// Work-group limits on the program's device (the device's own limits when the backend
   /// cannot tell them per kernel).
   const KernelLimits& limits() const;

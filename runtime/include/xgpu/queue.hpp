@@ -37,9 +37,6 @@ class QueueCommands;
 QueueCommands* commands_of(const Queue& queue) noexcept;
 }  // namespace detail
 
-/// Means "to the end of the buffer" in counts.
-inline constexpr std::size_t all = std::numeric_limits<std::size_t>::max();
-
 class XGPU_API Queue {
  public:
   Queue() = default;
@@ -140,6 +137,11 @@ class XGPU_API Queue {
                             &detail::ArgTypes<Args...>::token, true);
   }
 
+  /// Launches with arguments chosen at run time (see KernelArgs); the same checks and errors.
+  Event launch(const Kernel& kernel, const Launch& launch, const KernelArgs& args) {
+    return launch_described(kernel, launch, args.data(), args.size(), nullptr, true);
+  }
+
   /// launch() for a caller that keeps no Event: no Event is made or returned (the driver is
   /// asked for one only when the kernel cache needs it), which on PoCL saves about 8% of an
   /// empty launch's instructions on the calling thread (callgrind, 2 December 2026: about
@@ -158,6 +160,10 @@ class XGPU_API Queue {
     std::array<detail::KernelArg, sizeof...(Args)> described{detail::make_arg(args)...};
     launch_described(kernel, launch, described.data(), described.size(),
                      &detail::ArgTypes<Args...>::token, false);
+  }
+
+  void submit(const Kernel& kernel, const Launch& launch, const KernelArgs& args) {
+    launch_described(kernel, launch, args.data(), args.size(), nullptr, false);
   }
 
   /// Blocks until every command so far has completed. Throws xgpu::Error when one failed on
@@ -206,8 +212,8 @@ class XGPU_API Queue {
   void* map_bytes(const detail::BufferCore& buffer, std::size_t element_size, std::size_t& count,
                   std::size_t offset);
   void unmap_bytes(const detail::BufferCore& buffer, void* pointer);
-  // `types`: the token of the arguments' C++ types (detail::ArgTypes); `keep_event`: whether
-  // the caller takes the launch's Event.
+  // `types`: the token of the arguments' C++ types (detail::ArgTypes), nullptr for arguments
+  // chosen at run time; `keep_event`: whether the caller takes the launch's Event.
   Event launch_described(const Kernel& kernel, const Launch& launch, const detail::KernelArg* args,
                          std::size_t count, const void* types, bool keep_event);
 

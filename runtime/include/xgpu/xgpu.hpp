@@ -4,6 +4,7 @@
 // the OpenCL and Boost.Compute headers.
 #pragma once
 
+#include <xgpu/bfloat16.hpp>
 #include <xgpu/buffer.hpp>
 #include <xgpu/byte_size.hpp>
 #include <xgpu/cache.hpp>

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -24,8 +25,9 @@ struct QueueUse {
 };
 
 struct Allocation {
-  Allocation(std::shared_ptr<MemoryPool> owner, Block* pooled, std::size_t size)
-      : pool(std::move(owner)), block(pooled), bytes(size) {}
+  Allocation(std::shared_ptr<MemoryPool> owner, Block* pooled, std::size_t size,
+             std::uint32_t access_flags)
+      : pool(std::move(owner)), block(pooled), bytes(size), access(access_flags) {}
   Allocation(const Allocation&) = delete;
   Allocation& operator=(const Allocation&) = delete;
   /// The last copy of the buffer went: the pool takes the memory back (or counts the free).
@@ -62,9 +64,17 @@ struct Allocation {
   /// For the pool when it hands out a block freed with `uses` pending.
   void set_previous_uses(std::vector<QueueUse> uses);
 
+  /// The driver buffer a sub-buffer of this allocation is made from, and where the
+  /// allocation's first byte is in it: the pooled block's segment, or the buffer of its own.
+  /// Views (Buffer::view) are sub-buffers of it, never of another sub-buffer (OpenCL has none).
+  void* root(std::size_t& base) const noexcept;
+
   std::shared_ptr<MemoryPool> pool;  ///< keeps the pool (and its slabs) alive
   Block* block;                      ///< nullptr for a buffer of its own (direct allocation)
   std::size_t bytes;
+  std::uint32_t access;  ///< XGPU_MEM_READ_ONLY / WRITE_ONLY bits, which its views share
+  /// A direct allocation's driver buffer (a pooled one's is its block's segment).
+  Handle<ObjectKind::buffer> own;
 
   std::mutex use_mutex;
   /// Under use_mutex: every queue that used the buffer (usually one).

@@ -1,20 +1,14 @@
-// XGPU_ALLOCATOR and XGPU_MEMORY_LIMIT: read once per process (through the settings registry),
-// applied to each context, refused with a named error at each context's creation.
+// The memory limit's text (XGPU_MEMORY_LIMIT's value) read as bytes, refused with a named error.
+// Reading the settings is settings.cpp's part, so this parser stands alone (tests/fuzz).
 #include <cmath>
 #include <cstdlib>
 #include <string>
 
-#include "../settings.hpp"
 #include "../util/byte_size.hpp"
 #include "pool.hpp"
 #include "xgpu/error.hpp"
 
 namespace xgpu::detail {
-
-AllocatorKind allocator_from_environment() {
-  return read_word(common::Setting::allocator, "Context") == "direct" ? AllocatorKind::direct
-                                                                      : AllocatorKind::caching;
-}
 
 std::uint64_t parse_memory_limit(const std::string& text, std::uint64_t device_memory,
                                  const char* source) {
@@ -68,12 +62,6 @@ std::uint64_t parse_memory_limit(const std::string& text, std::uint64_t device_m
                 "Context");
   }
   return *bytes;
-}
-
-std::uint64_t memory_limit_from_environment(std::uint64_t device_memory) {
-  const std::string text = common::setting_text(common::Setting::memory_limit);
-  if (text.empty()) return 0;  // unset, or set empty: no limit, as for every setting
-  return parse_memory_limit(text, device_memory, "XGPU_MEMORY_LIMIT");
 }
 
 }  // namespace xgpu::detail

@@ -16,6 +16,9 @@
 namespace xgpu::detail {
 namespace {
 
+// What a sub-buffer inherits of its allocation's flags (HOST_VISIBLE is the parent's alone).
+constexpr std::uint32_t kAccessFlags = XGPU_MEM_READ_ONLY | XGPU_MEM_WRITE_ONLY;
+
 std::size_t round_up(std::size_t value, std::size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
@@ -40,6 +43,12 @@ std::set<std::pair<std::size_t, Block*>>& free_set(std::set<std::pair<std::size_
 }  // namespace
 
 Allocation::~Allocation() { pool->release(*this); }
+
+void* Allocation::root(std::size_t& base) const noexcept {
+  // A used block's segment and offset do not change while it is used.
+  base = block != nullptr ? block->offset : 0;
+  return block != nullptr ? block->segment->memory.get() : own.get();
+}
 
 void Allocation::note_use(const Module* module, void* queue) {
   if (first_queue_.load(std::memory_order_acquire) == queue) return;  // the common case
@@ -204,7 +213,9 @@ BufferCore MemoryPool::allocate(std::size_t bytes, std::uint32_t flags) {
     }
     if (!memory) out_of_memory(bytes, status);
     add_reserved(bytes);
-    core.allocation = std::make_shared<Allocation>(shared_from_this(), nullptr, bytes);
+    core.allocation =
+        std::make_shared<Allocation>(shared_from_this(), nullptr, bytes, flags & kAccessFlags);
+    core.allocation->own = memory;
     core.handle = std::move(memory);
     core.bytes = bytes;
     on_allocated(bytes);
@@ -229,7 +240,7 @@ BufferCore MemoryPool::allocate(std::size_t bytes, std::uint32_t flags) {
   if (block == nullptr) block = grow(bytes, rounded, small);
   block->state = Block::State::used;  // first: the piece split off must not merge back into it
   if (previous.empty()) split(*block, rounded, small);
-  const std::uint32_t access = flags & (XGPU_MEM_READ_ONLY | XGPU_MEM_WRITE_ONLY);
+  const std::uint32_t access = flags & kAccessFlags;
   if (!block->view || block->view_bytes != bytes || block->view_flags != access) {
     block->view = {};
     xgpu_buffer raw = nullptr;
@@ -251,7 +262,7 @@ BufferCore MemoryPool::allocate(std::size_t bytes, std::uint32_t flags) {
     block->view_bytes = bytes;
     block->view_flags = access;
   }
-  core.allocation = std::make_shared<Allocation>(shared_from_this(), block, bytes);
+  core.allocation = std::make_shared<Allocation>(shared_from_this(), block, bytes, access);
   if (!previous.empty()) core.allocation->set_previous_uses(std::move(previous));
   core.handle = block->view;
   core.bytes = bytes;

@@ -65,6 +65,18 @@ XGPU_ALGORITHMS_API GemmEngine chosen_gemm_engine_impl(const Queue& queue);
 template <class T>
 XGPU_ALGORITHMS_API bool gemm_engine_available_impl(const Queue& queue, GemmEngine engine,
                                                     std::string* why);
+// The mixed-precision form: 16-bit inputs (In: half or bfloat16), float output.
+template <class In>
+XGPU_ALGORITHMS_API Event gemm_mixed_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k,
+                                          float alpha, const Buffer<In>& a, const Buffer<In>& b,
+                                          float beta, const Buffer<float>& c, Transpose ta,
+                                          Transpose tb, GemmEngine engine);
+template <class In, class Out>
+constexpr void check_gemm_mixed_types() {
+  static_assert(is_16bit_float_v<In> && std::is_same_v<Out, float>,
+                "xgpu::gemm<In, Out> with In != Out takes half or bfloat16 inputs and a float "
+                "output (gemm<xgpu::half, float>, gemm<xgpu::bfloat16, float>)");
+}
 }  // namespace detail
 
 /// C = alpha * op(A) * op(B) + beta * C with row-major, packed matrices: op(A) is m x k
@@ -89,6 +101,27 @@ Event gemm(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scalar_t<T
   return detail::gemm_impl<T>(queue, m, n, k, alpha, a, b, beta, c, ta, tb, engine);
 }
 
+/// Mixed precision: C (float) = alpha * op(A) * op(B) + beta * C with A and B of half or
+/// bfloat16, spelled gemm<xgpu::half, float>(...) (or gemm<xgpu::half>(...) with a
+/// Buffer<float> C). Every product and sum is in float, as for float inputs: the inputs widen
+/// to float exactly, so each element is within (k + 3) * 2^-23 * (|alpha| * sum |a||b| +
+/// |beta * c|) of the exact value, on every engine (the float GEMM's bound; nothing is
+/// rounded to 16 bits). Engines, chosen as for float (the same rule and XGPU_GEMM):
+/// - kernel: kernels/gemm.cl reads A and B as 16 bits and accumulates in float;
+/// - vendor_blas and host_blas: A and B converted to float on the device first (xgpu::cast's
+///   kernel, into temporaries of m * k and k * n floats), then the float GEMM of that engine
+///   (CLBlast's SGEMM; the host's cblas_sgemm). CLBlast's HGEMM is not used: it accumulates
+///   in half.
+/// Sizes, transposes, aliasing, k == 0, alpha == 0, beta == 0 and errors as for gemm<T>.
+template <class In, class Out>
+std::enable_if_t<!std::is_same_v<In, Out>, Event> gemm(
+    Queue& queue, std::size_t m, std::size_t n, std::size_t k, float alpha, const Buffer<In>& a,
+    const Buffer<In>& b, float beta, const Buffer<Out>& c, Transpose ta = Transpose::no,
+    Transpose tb = Transpose::no, GemmEngine engine = GemmEngine::automatic) {
+  detail::check_gemm_mixed_types<In, Out>();
+  return detail::gemm_mixed_impl<In>(queue, m, n, k, alpha, a, b, beta, c, ta, tb, engine);
+}
+
 /// The engine gemm<T>(queue, ...) uses with GemmEngine::automatic on this queue's device,
 /// XGPU_GEMM applied. Never automatic.
 template <class T>
@@ -103,6 +136,21 @@ template <class T>
 bool gemm_engine_available(const Queue& queue, GemmEngine engine, std::string* why = nullptr) {
   detail::check_gemm_type<T>();
   return detail::gemm_engine_available_impl<T>(queue, engine, why);
+}
+
+/// The engine and availability of gemm<In, Out> (half or bfloat16 in, float out): those of
+/// gemm<float>, whose engines it uses.
+template <class In, class Out>
+std::enable_if_t<!std::is_same_v<In, Out>, GemmEngine> chosen_gemm_engine(const Queue& queue) {
+  detail::check_gemm_mixed_types<In, Out>();
+  return detail::chosen_gemm_engine_impl<float>(queue);
+}
+template <class In, class Out>
+std::enable_if_t<!std::is_same_v<In, Out>, bool> gemm_engine_available(const Queue& queue,
+                                                                       GemmEngine engine,
+                                                                       std::string* why = nullptr) {
+  detail::check_gemm_mixed_types<In, Out>();
+  return detail::gemm_engine_available_impl<float>(queue, engine, why);
 }
 
 }  // namespace xgpu

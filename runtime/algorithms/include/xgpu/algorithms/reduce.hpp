@@ -28,18 +28,19 @@ XGPU_ALGORITHMS_API std::pair<scalar_t<T>, std::size_t> reduce_extreme(Queue& qu
 
 template <class T>
 constexpr void require_reduce_type() {
-  static_assert(is_algorithm_type_v<T>,
-                "xgpu reductions take Buffer<T> of float, double, std::int32_t, std::uint32_t "
-                "or xgpu::half");
+  static_assert(is_algorithm_type_v<T> || std::is_same_v<T, bfloat16>,
+                "xgpu reductions take Buffer<T> of float, double, std::int32_t, std::uint32_t, "
+                "xgpu::half or xgpu::bfloat16");
 }
 }  // namespace detail
 
 /// The sum of the elements of x; 0 for an empty buffer. Types: float, double (needs fp64,
 /// else Errc::unsupported), std::int32_t, std::uint32_t (both wrap modulo 2^32, like C++
-/// unsigned arithmetic) and xgpu::half (added in float, result float).
+/// unsigned arithmetic), xgpu::half and xgpu::bfloat16 (each element widened exactly to
+/// float and accumulated in float; the result is a float, never rounded back to 16 bits).
 /// Accuracy (floating types): |result - exact| <= 40 * u * sum(|x[i]|) for any n, u the unit
-/// roundoff of the result type (2^-24 for float and half, 2^-53 for double): short blocks are
-/// added plainly, the blocks with Kahan compensation, and the rest pairwise (see reduce.cl).
+/// roundoff of the result type (2^-24 for float, half and bfloat16, 2^-53 for double): short blocks
+/// are added plainly, the blocks with Kahan compensation, and the rest pairwise (see reduce.cl).
 /// Summing 2^24 float ones gives exactly 16777216. A NaN gives NaN; infinities and overflow
 /// give the infinity plain summation would.
 template <class T>
@@ -48,9 +49,9 @@ scalar_t<T> sum(Queue& queue, const Buffer<T>& x) {
   return detail::reduce_sum(queue, x);
 }
 
-/// The smallest element of x. Types as for sum (half gives float). A NaN anywhere gives NaN
-/// (NaN counts as the most extreme value, as in numpy and PyTorch). Throws invalid_argument
-/// for an empty buffer (it has no minimum).
+/// The smallest element of x. Types as for sum (half and bfloat16 give float). A NaN anywhere gives
+/// NaN (NaN counts as the most extreme value, as in numpy and PyTorch). Throws invalid_argument for
+/// an empty buffer (it has no minimum).
 template <class T>
 scalar_t<T> min(Queue& queue, const Buffer<T>& x) {
   detail::require_reduce_type<T>();
@@ -90,15 +91,15 @@ scalar_t<T> dot(Queue& queue, const Buffer<T>& x, const Buffer<T>& y) {
   return detail::reduce_dot(queue, x, y);
 }
 
-/// The Euclidean norm sqrt(sum(x[i]^2)) of float, double (needs fp64) or half (result float)
-/// elements; 0 for an empty buffer. Overflow-safe: x is first scaled by a power of two near
-/// 1 / max|x[i]| (exactly), so no square overflows or loses the largest elements to underflow.
-/// Two passes over x. Any NaN gives NaN, else any infinity gives infinity.
-/// Accuracy: relative error at most 24 * u (half the sum's bound, plus the square root).
+/// The Euclidean norm sqrt(sum(x[i]^2)) of float, double (needs fp64), half or bfloat16
+/// (accumulated in float, result float) elements; 0 for an empty buffer. Overflow-safe: x is first
+/// scaled by a power of two near 1 / max|x[i]| (exactly), so no square overflows or loses the
+/// largest elements to underflow. Two passes over x. Any NaN gives NaN, else any infinity gives
+/// infinity. Accuracy: relative error at most 24 * u (half the sum's bound, plus the square root).
 template <class T>
 scalar_t<T> norm2(Queue& queue, const Buffer<T>& x) {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, half>,
-                "xgpu::norm2 takes Buffer<T> of float, double or xgpu::half");
+  static_assert(is_floating_type_v<T>,
+                "xgpu::norm2 takes Buffer<T> of float, double, xgpu::half or xgpu::bfloat16");
   return detail::reduce_norm2(queue, x);
 }
 
