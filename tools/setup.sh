@@ -35,7 +35,8 @@ esac
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 jobs="$(nproc)"
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step with the minutes and seconds since the start, where a run's time goes (docs/testing.md).
+step() { printf '\n==> [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 # Installs only what is missing, so a set-up machine needs no network and no root.
 install_packages() {

@@ -236,7 +236,8 @@ Feeder::Feeder(Queue compute, FeederOptions options, FeederFill fill)
                                   : detail::algo::ceil_div(options.samples, options.batch_size);
   s.total = s.per_epoch * options.epochs;
   s.compute = std::move(compute);
-  s.upload = s.compute.context().queue();
+  // Profiled as the compute queue is, so a profiling caller can time the uploads (`ready`).
+  s.upload = s.compute.context().queue(QueueOptions{s.compute.profiling()});
   Context context = s.compute.context();
   const std::size_t host_count = options.workers + options.prefetch;
   for (std::size_t i = 0; i < host_count; ++i)

@@ -72,7 +72,8 @@ struct FeederBatch {
   /// before that call may use it, later ones must not (the feeder uploads into it again).
   Buffer<unsigned char> data;
   /// The upload's completion (empty for a batch of no bytes). The compute queue already
-  /// waits for it; another queue of the context may wait for it too.
+  /// waits for it; another queue of the context may wait for it too. Its profile() has the
+  /// upload's device times where the compute queue is profiled (the upload queue is then too).
   Event ready;
   /// `data` as elements of T; batch_bytes must be a multiple of sizeof(T)
   /// (Errc::invalid_argument otherwise).
