@@ -53,12 +53,14 @@ PyEvent marker_of(const StreamPtr& stream) {
 }
 
 // A marker asks the stream: it completes once everything before it has. The driver runs it
-// shortly even on an idle stream, so the answer is the marker's status after a brief poll
-// (long enough for an idle stream's marker, never a wait for pending work).
+// shortly on an idle stream, though not at once (a CPU driver's worker thread has to be
+// scheduled: on a loaded 2-core machine 500 us was seen too short), so the answer is the
+// marker's status after a poll of at most 20 ms: a busy stream answers False after that
+// bound, never after its pending work.
 bool query_stream(Stream& s) {
   const xgpu::Event marker = s.queue().marker();
   s.queue().flush();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(500);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
   do {
     if (marker.status() == xgpu::EventStatus::complete) return true;
     std::this_thread::yield();

@@ -238,6 +238,15 @@ TEST_CASE("cast at sizes around the vector width and its errors", "[cast]") {
         check_error(capture_error([&] { xgpu::cast(queue, floats, context.alloc<half>(4)); }),
                     xgpu::Errc::invalid_argument, {"xgpu::cast", "dst", "4", "3"});
       }
+      SECTION("views at an odd offset are cast as buffers") {
+        // One element in: not on the base-address alignment, so no kernel takes them directly.
+        auto source = xgpu_test::upload(context, queue, std::vector<float>{0, 1, 2, 3, 4, 5, 6});
+        auto halves = xgpu_test::upload(context, queue, std::vector<half>(7, xgpu::to_half(-1)));
+        xgpu::cast(queue, source.view(1, 5), halves.view(1, 5));
+        std::vector<float> got;
+        for (half h : queue.read(halves)) got.push_back(xgpu::to_float(h));
+        CHECK(got == std::vector<float>{-1, 1, 2, 3, 4, 5, -1});
+      }
       SECTION("a cast in place between different types is refused") {
         auto halves = context.alloc<half>(4);
         const auto as_bfloat16 = xgpu::Buffer<bfloat16>(halves.core());

@@ -206,6 +206,23 @@ TEST_CASE("LossScaler: a growth that would overflow keeps the scale", "[loss_sca
   }
 }
 
+TEST_CASE("LossScaler: a view at an odd offset is unscaled, its neighbours untouched",
+          "[loss_scaler]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      LossScalerOptions options;
+      options.init_scale = 4.0f;
+      LossScaler scaler(options);
+      auto grad = xgpu_test::upload(context, queue, std::vector<float>{8, 8, 8, 8, 8, 8, 8});
+      scaler.unscale(queue, grad.view(1, 5));  // not on the base-address alignment
+      CHECK(scaler.step_ok());
+      CHECK(queue.read(grad) == std::vector<float>{8, 2, 2, 2, 2, 2, 8});
+    }
+  }
+}
+
 TEST_CASE("LossScaler: the defaults over 2000 clean steps (PoCL)", "[loss_scaler]") {
   xgpu_test::for_each_pocl_device([](const xgpu::Device& device) {
     xgpu::Context context(device);

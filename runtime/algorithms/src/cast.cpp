@@ -59,11 +59,15 @@ Event cast_impl(Queue& queue, const Buffer<From>& src, const Buffer<To>& dst) {
     if (ext::same_buffer(src, dst)) return Event();
     return queue.copy(src, dst, n);
   } else {
-    if (ext::same_buffer(src, dst))
+    if (ext::overlap(src, dst))
       algo::invalid(kCall,
                     "dst is src's memory; a cast between types of different sizes cannot be "
                     "done in place (allocate dst apart)");
-    return algo::launch_cast(queue, src, dst, n);
+    // Views no kernel takes are staged, as in every operation of the library.
+    const algo::Staged<From> staged_src(queue, src, algo::Use::read);
+    const algo::Staged<To> staged_dst(queue, dst, algo::Use::write);
+    return staged_dst.finish(queue,
+                             algo::launch_cast(queue, staged_src.get(), staged_dst.get(), n));
   }
 }
 

@@ -50,8 +50,13 @@ void launch_unscale(Queue& queue, float inv_scale, const Buffer<T>& grad,
       queue, "loss_scaler.cl", "xgpu_unscale",
       std::string(algo::Element<T>::options) + " -DXGPU_UNSCALE_W=" + std::to_string(per_item));
   const std::size_t group = algo::work_group_size(kernel);
-  queue.launch(kernel, Range{algo::round_up(algo::ceil_div(grad.size(), per_item), group)},
-               Range{group}, static_cast<unsigned>(grad.size()), inv_scale, grad, found_inf);
+  // A view no kernel takes is staged, unscaled, and copied back.
+  const algo::Staged<T> staged(queue, grad, algo::Use::read_write);
+  staged.finish(
+      queue,
+      queue.launch(kernel, Range{algo::round_up(algo::ceil_div(grad.size(), per_item), group)},
+                   Range{group}, static_cast<unsigned>(grad.size()), inv_scale, staged.get(),
+                   found_inf));
 }
 
 }  // namespace
