@@ -105,7 +105,7 @@ std::string grown_note(double mib) {
 
 void bench_varying_sizes(const Device& device, const BenchOptions& options,
                          std::vector<Figure>& figures) {
-  // The raw side compiles at most launches (about 20 ms each on PoCL): few launches, one round.
+  // The raw side compiles at most launches, each a compile on PoCL: few launches, one round.
   const int launches = options.quick ? 20 : 200;
   Context context(device);
   Queue queue = context.queue();
