@@ -82,12 +82,15 @@ class PyFeeder {
                     [fill_fn, stopping](const xgpu::FeederRequest& r) -> std::size_t {
                       return call_python(*fill_fn, *stopping, r);
                     });
+    size_ = feeder_->size();
+    per_epoch_ = feeder_->batches_per_epoch();
   }
   ~PyFeeder() { close(); }
   PyFeeder(const PyFeeder&) = delete;
   PyFeeder& operator=(const PyFeeder&) = delete;
 
   std::optional<PyBatch> next() {
+    if (!feeder_) return std::nullopt;  // closed
     std::optional<xgpu::FeederBatch> batch;
     try {
       nb::gil_scoped_release release;
@@ -109,21 +112,24 @@ class PyFeeder {
     return result;
   }
 
-  /// Joins every thread, then lets go of the function (which may hold this feeder: a cycle
-  /// that only the function's release breaks).
+  /// Joins every thread, then lets go of the feeder (with the exception a fill raised, whose
+  /// traceback may hold this feeder) and of the function (which may too): cycles through C++
+  /// that the garbage collector cannot see.
   void close() {
+    if (!feeder_) return;
     stopping_->store(true);
     {
       nb::gil_scoped_release release;
       feeder_->close();
     }
+    feeder_.reset();
     *fill_ = nb::object();
   }
 
-  PyObject* fill() const { return fill_->ptr(); }
+  PyObject* fill() const { return fill_->ptr(); }  // nullptr once closed
 
-  std::size_t size() const { return feeder_->size(); }
-  std::size_t batches_per_epoch() const { return feeder_->batches_per_epoch(); }
+  std::size_t size() const { return size_; }
+  std::size_t batches_per_epoch() const { return per_epoch_; }
 
  private:
   // On a worker thread, without the GIL.
@@ -173,10 +179,9 @@ class PyFeeder {
       nb::handle exception = python.value();
       if (!noted_) {
         noted_ = true;
-        const std::size_t per_epoch = feeder_->batches_per_epoch();
         const std::string note = "xgpu.Feeder: raised by the fill function for batch " +
-                                 std::to_string(delivered_ % per_epoch) + " of epoch " +
-                                 std::to_string(delivered_ / per_epoch);
+                                 std::to_string(delivered_ % per_epoch_) + " of epoch " +
+                                 std::to_string(delivered_ / per_epoch_);
         exception.attr("add_note")(nb::str(note.c_str()));
       }
       PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exception.ptr())), exception.ptr());
@@ -190,6 +195,7 @@ class PyFeeder {
   std::shared_ptr<std::atomic<bool>> stopping_;
   StreamPtr stream_;
   std::optional<xgpu::Feeder> feeder_;
+  std::size_t size_ = 0, per_epoch_ = 0;
   std::size_t delivered_ = 0;  ///< batches next() returned
   bool noted_ = false;
 };
