@@ -411,18 +411,19 @@ def test_feeder_empty_batches_and_more_workers_than_cores(pocl: int) -> None:
         assert len(none) == 0 and none.next() is None
 
 
-def test_feeder_waits_without_the_gil(pocl: int) -> None:
+def test_feeder_waits_without_the_gil() -> None:
     # The fill function waits for a Python thread's event: were next() to hold the GIL while it
-    # waits, that thread could not run and the wait would time out.
-    go = threading.Event()
-
-    def fill(r):
-        return rows(r.samples) if go.wait(timeout=5) else b"timed out"
-
-    threading.Timer(0.2, go.set).start()
-    with xgpu.Feeder(fill, samples=1, batch_bytes=9, workers=1) as feeder:
-        batch = feeder.next()
-    assert batch.nbytes == 4
+    # waits, that thread could not run and the worker could not even start the call (a hang:
+    # hence a process of its own, with a timeout).
+    result = run_python(
+        "import threading, numpy as np, xgpu\n"
+        "go = threading.Event()\n"
+        "def fill(r):\n"
+        "    return np.ones(1, np.float32) if go.wait(timeout=5) else b'timed out'\n"
+        "threading.Timer(0.2, go.set).start()\n"
+        "with xgpu.Feeder(fill, samples=1, batch_bytes=9, workers=1) as feeder:\n"
+        "    print(feeder.next().nbytes)\n", timeout=30)
+    assert result.stdout.strip() == "4", result.stdout + result.stderr
 
 
 def test_feeder_left_open_does_not_hang_the_exit() -> None:
