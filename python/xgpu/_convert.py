@@ -38,8 +38,8 @@ def _store(dst: str, value: str, src: str) -> str:
         # From an integer (or bool): to float toward zero, the lowest bit set when that was
         # inexact (round to odd), then to nearest even in the top 16 bits: rounded once.
         return (f"{{ float f = convert_float_rtz({value}); uint b = as_uint(f); "
-                f"if (({_C_TYPES[src]})f != {value}) b |= 1u; "
-                f"((__global ushort*)dst)[i] = (ushort)((b + 0x7fffu + ((b >> 16) & 1u)) >> 16); }}")
+                f"if (({_C_TYPES[src]})f != {value}) b |= 1u; ((__global ushort*)dst)[i] = "
+                f"(ushort)((b + 0x7fffu + ((b >> 16) & 1u)) >> 16); }}")
     return f"((__global {_C_TYPES[dst]}*)dst)[i] = ({_C_TYPES[dst]})({value});"
 
 

@@ -7,18 +7,19 @@ cores, the GIL released while next() waits, exit without close)."""
 
 from __future__ import annotations
 
+import ctypes
 import math
 import os
 import threading
 import time
 
+import ml_dtypes  # a test dependency (tools/setup.sh installs it): no skip without it
 import numpy as np
 import pytest
 
 import xgpu
 from conftest import run_python
 
-ml_dtypes = pytest.importorskip("ml_dtypes")  # a test dependency (tools/setup.sh installs it)
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
 # ---- The host reference: round a double to a 16-bit format with integers ----------------------
@@ -41,7 +42,7 @@ def reference_bits(x: float, fmt: str) -> int | None:
         return sign
     m, e = math.frexp(abs(x))
     mant, exp = int(m * 2 ** 53), e - 53  # |x| = mant * 2^exp exactly
-    q = max(mant.bit_length() - 1 + exp, emin) - (p - 1)  # the exponent of one unit in the last place
+    q = max(mant.bit_length() - 1 + exp, emin) - (p - 1)  # the exponent of one last-place unit
     shift = q - exp
     if shift <= 0:
         k = mant << -shift
@@ -216,6 +217,24 @@ def test_bfloat16_kernel_argument_is_ushort(pocl: int) -> None:
     a = xgpu.asarray(np.array([1.5, -3.0], BF16))
     program.kernel("twice")(2, a)
     assert a.get().tolist() == [3.0, -6.0]
+
+
+def test_bfloat16_in_pinned_memory_groups_and_dlpack(pocl: int, pocl2: int) -> None:
+    host = xgpu.empty_pinned((5,), xgpu.bfloat16)
+    host[:] = [1, 2, 3, 4.5, -0.0]
+    assert host.dtype == BF16 and xgpu.is_pinned(host)
+    a = xgpu.asarray(host, non_blocking=True)
+    a.stream.synchronize()
+    assert a.get().view(np.uint16).tolist() == host.view(np.uint16).tolist()
+    group = xgpu.DeviceGroup([pocl, pocl2])
+    parts = group.scatter(np.arange(9).astype(BF16))
+    assert parts.dtype == BF16 and group.gather(parts).tolist() == list(range(9))
+    with pytest.raises(NotImplementedError, match="bfloat16"):
+        group.all_reduce_sum(parts)
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    dtype = ctypes.c_uint32.from_address(get(a.__dlpack__(), b"dltensor") + 20).value
+    assert (dtype & 0xff, (dtype >> 8) & 0xff, dtype >> 16) == (4, 16, 1)  # kDLBfloat, 16, 1
 
 
 def test_bfloat16_without_ml_dtypes_names_the_fix() -> None:
