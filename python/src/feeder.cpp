@@ -18,6 +18,9 @@
 namespace xgpu_python {
 namespace {
 
+// The feeder whose fill function this thread is running (its stop flag), if any.
+thread_local const void* t_filling = nullptr;
+
 bool interpreter_finalizing() {
 #if PY_VERSION_HEX >= 0x030D0000
   return Py_IsFinalizing() != 0;
@@ -117,6 +120,12 @@ class PyFeeder {
   /// that the garbage collector cannot see.
   void close() {
     if (!feeder_) return;
+    if (t_filling == stopping_.get()) {  // joining the workers would wait for this one
+      PyErr_SetString(PyExc_RuntimeError,
+                      "xgpu.Feeder.close() called from its own fill function, which it would "
+                      "wait for; close it from another thread once the call returns");
+      throw nb::python_error();
+    }
     stopping_->store(true);
     {
       nb::gil_scoped_release release;
@@ -140,9 +149,16 @@ class PyFeeder {
     if (stopping.load() || interpreter_finalizing())
       throw xgpu::Error(xgpu::Errc::user_function, "the feeder is closing", "xgpu.Feeder");
     nb::gil_scoped_acquire gil;
+    // A reference of this thread's own for the whole call: the feeder is then reachable while
+    // its worker runs Python, so a collection on this thread never clears (and joins) it.
+    const nb::object callee = fill;
+    struct Filling {
+      explicit Filling(const void* feeder) { t_filling = feeder; }
+      ~Filling() { t_filling = nullptr; }
+    } filling(&stopping);
     try {
       PyRequest request{r.index, r.epoch, r.capacity, int64_array(r.samples, r.count)};
-      nb::object result = fill(nb::cast(std::move(request)));
+      nb::object result = callee(nb::cast(std::move(request)));
       Py_buffer view;
       if (PyObject_GetBuffer(result.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) {
         PyErr_Clear();

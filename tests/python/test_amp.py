@@ -415,6 +415,10 @@ def test_feeder_close_midway_stops_the_workers(pocl: int) -> None:
     time.sleep(0.1)
     assert len(calls) == made  # joined: nothing calls the function any more
     feeder.close()  # idempotent
+    selfish = xgpu.Feeder(lambda r: selfish.close(), samples=3, batch_bytes=4, workers=1)
+    with pytest.raises(RuntimeError, match="from its own fill function"):
+        selfish.next()  # refused (it would join its own thread), raised as the fill's error
+    selfish.close()
 
 
 def test_feeder_empty_batches_and_more_workers_than_cores(pocl: int) -> None:
@@ -459,4 +463,31 @@ def test_feeder_left_open_does_not_hang_the_exit() -> None:
         "own = xgpu.Feeder(cycle, samples=5, batch_bytes=1)\n"
         "print('exiting')\n", timeout=60)
     assert result.returncode == 0 and result.stdout.strip() == "exiting", result.stderr
+    assert "leaked" not in result.stderr, result.stderr
+
+
+def test_feeder_in_a_cycle_is_collected_and_stopped() -> None:
+    # A class that holds its feeder, whose function is the class's method: a cycle through C++,
+    # which the collector must see (and close the feeder when it breaks it). The workers collect
+    # too, while they run the function.
+    result = run_python(
+        "import gc, time, weakref, xgpu\n"
+        "calls = []\n"
+        "class Loader:\n"
+        "    def __init__(self):\n"
+        "        self.feeder = xgpu.Feeder(self.load, samples=100000, batch_bytes=4)\n"
+        "    def load(self, r):\n"
+        "        calls.append(r.index)\n"
+        "        gc.collect()\n"
+        "        return b'1234'\n"
+        "loader = Loader()\n"
+        "loader.feeder.next()\n"
+        "alive = weakref.ref(loader)\n"
+        "del loader\n"
+        "gc.collect()\n"
+        "made = len(calls)\n"
+        "time.sleep(0.2)\n"
+        "print(alive() is None, len(calls) == made)\n", timeout=60)
+    assert result.returncode == 0 and result.stdout.strip() == "True True", \
+        result.stdout + result.stderr
     assert "leaked" not in result.stderr, result.stderr
