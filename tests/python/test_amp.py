@@ -152,6 +152,10 @@ def test_bfloat16_and_integers(pocl: int) -> None:
     got = xgpu.asarray(ints).astype(BF16).get()
     assert_bits(got, ints.astype(np.float64), "bfloat16")  # once, as ml_dtypes rounds it
     np.testing.assert_array_equal(got.view(np.uint16), ints.astype(BF16).view(np.uint16))
+    for wide in (np.array([2 ** 40 + 2 ** 32 + 1, -(2 ** 40 + 2 ** 32 + 1), 2 ** 63 - 1], np.int64),
+                 np.array([2 ** 64 - 1, 2 ** 40 + 2 ** 32 + 1], np.uint64)):
+        got = xgpu.asarray(wide).astype(BF16).get()
+        np.testing.assert_array_equal(got.view(np.uint16), wide.astype(BF16).view(np.uint16))
     values = np.array([1.5, -2.75, 300.0, -0.5, 0.0], np.float32).astype(BF16)
     a = xgpu.asarray(values)
     np.testing.assert_array_equal(a.astype(np.int32).get(), values.astype(np.int32))
