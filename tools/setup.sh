@@ -23,6 +23,8 @@ readonly kPythonBuild=("scikit-build-core>=0.10" "nanobind>=2.2" "numpy>=2.0")
 readonly kPythonTest=("pytest>=7" "hypothesis>=6" "pyopencl>=2023.1" "mako")
 # The package's plotter (python -m xgpu.plot, xgpu bench --plot; the optional dependency "plot").
 readonly kPythonPlot=("matplotlib>=3.6")
+# NumPy's bfloat16 for xgpu.bfloat16 arrays (the optional dependency "bfloat16"; the tests use it).
+readonly kPythonBfloat16=("ml_dtypes>=0.4")
 # Debian's own Python (python3-venv and python3-dev are for it), whatever else is on PATH.
 readonly kPython=/usr/bin/python3
 
@@ -85,7 +87,7 @@ fi
 # network only for what is missing.
 make_venv() {
   [[ -x .venv/bin/python ]] || "${kPython}" -m venv .venv
-  local wanted=("${kPythonBuild[@]}" "${kPythonPlot[@]}")
+  local wanted=("${kPythonBuild[@]}" "${kPythonPlot[@]}" "${kPythonBfloat16[@]}")
   if [[ "${mode}" == test ]]; then wanted+=("${kPythonTest[@]}"); fi
   step "Python packages in .venv: ${wanted[*]}"
   .venv/bin/python -m pip install --quiet --disable-pip-version-check "${wanted[@]}"
@@ -137,7 +139,7 @@ if [[ "${mode}" == test ]]; then
   # The operations and kernels again as on an H100 (its limits, the GPU code paths), on PoCL.
   step "Python tests under a GPU profile (nvidia-h100, run on PoCL)"
   XGPU_PROFILE=nvidia-h100 python_tests --on profile tests/python/test_ops.py \
-    tests/python/test_kernels.py
+    tests/python/test_kernels.py tests/python/test_amp.py
 
   step "Sanitizers: unit tests under AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/)"
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DXGPU_SANITIZE=address,undefined \

@@ -191,6 +191,8 @@ bool add_numpy_scalar(xgpu::KernelArgs& out, nb::handle h) {
     out.add(nb::cast<double>(value));
   else if (kind == "e")
     out.add(xgpu::to_half(nb::cast<float>(value)));
+  else if (kind == "E")  // ml_dtypes.bfloat16: a ushort parameter
+    out.add(bfloat16_of(nb::cast<double>(value)));
   else if (kind == "b")
     out.add(nb::cast<std::int8_t>(value));
   else if (kind == "B")

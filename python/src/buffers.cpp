@@ -168,6 +168,8 @@ PyEvent fill(const BufferPtr& buffer, nb::handle value, const std::optional<Stre
         T element{};
         if constexpr (std::is_same_v<T, xgpu::half>) {
           element = xgpu::to_half(nb::cast<float>(value));
+        } else if constexpr (std::is_same_v<T, xgpu::bfloat16>) {
+          element = bfloat16_of(nb::cast<double>(value));
         } else if constexpr (std::is_floating_point_v<T>) {
           element = nb::cast<T>(value);
         } else if (buffer->dtype == DType::bool_) {

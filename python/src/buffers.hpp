@@ -9,12 +9,12 @@
 
 namespace xgpu_python {
 
-using AnyHostBuffer =
-    std::variant<xgpu::HostBuffer<std::int8_t>, xgpu::HostBuffer<std::uint8_t>,
-                 xgpu::HostBuffer<std::int16_t>, xgpu::HostBuffer<std::uint16_t>,
-                 xgpu::HostBuffer<std::int32_t>, xgpu::HostBuffer<std::uint32_t>,
-                 xgpu::HostBuffer<std::int64_t>, xgpu::HostBuffer<std::uint64_t>,
-                 xgpu::HostBuffer<xgpu::half>, xgpu::HostBuffer<float>, xgpu::HostBuffer<double>>;
+using AnyHostBuffer = std::variant<xgpu::HostBuffer<std::int8_t>, xgpu::HostBuffer<std::uint8_t>,
+                                   xgpu::HostBuffer<std::int16_t>, xgpu::HostBuffer<std::uint16_t>,
+                                   xgpu::HostBuffer<std::int32_t>, xgpu::HostBuffer<std::uint32_t>,
+                                   xgpu::HostBuffer<std::int64_t>, xgpu::HostBuffer<std::uint64_t>,
+                                   xgpu::HostBuffer<xgpu::half>, xgpu::HostBuffer<float>,
+                                   xgpu::HostBuffer<double>, xgpu::HostBuffer<xgpu::bfloat16>>;
 
 /// One xgpu.empty_pinned allocation; the NumPy array over it holds a reference.
 struct PinnedHost {

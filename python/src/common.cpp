@@ -5,6 +5,8 @@
 #include <nanobind/stl/string.h>
 
 #include <atomic>
+#include <cmath>
+#include <cstring>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -17,8 +19,9 @@ struct DTypeInfo {
   std::size_t size;
 };
 constexpr DTypeInfo kDTypes[kDTypeCount] = {
-    {"bool", 1},   {"int8", 1},  {"uint8", 1},  {"int16", 2},   {"uint16", 2},  {"int32", 4},
-    {"uint32", 4}, {"int64", 8}, {"uint64", 8}, {"float16", 2}, {"float32", 4}, {"float64", 8}};
+    {"bool", 1},    {"int8", 1},    {"uint8", 1},   {"int16", 2},  {"uint16", 2},
+    {"int32", 4},   {"uint32", 4},  {"int64", 8},   {"uint64", 8}, {"float16", 2},
+    {"float32", 4}, {"float64", 8}, {"bfloat16", 2}};
 
 // Made once and never destroyed: Python may drop arrays during its finalization, after C++
 // statics would be gone, and the core copes with a process that exits holding contexts.
@@ -52,6 +55,21 @@ DType dtype_from_int(int code) {
   if (code < 0 || code >= kDTypeCount) throw nb::value_error("xgpu: unknown element type code");
   return static_cast<DType>(code);
 }
+xgpu::bfloat16 bfloat16_of(double value) noexcept {
+  // To float rounded to odd (the nearest float toward zero, its lowest bit set when anything was
+  // dropped): float keeps 16 bits beyond bfloat16's, so the nearest-even rounding that follows
+  // sees the double's ties and halves exactly as they were.
+  float narrow = static_cast<float>(value);
+  if (!std::isnan(value) && static_cast<double>(narrow) != value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &narrow, sizeof(bits));
+    if (std::fabs(static_cast<double>(narrow)) > std::fabs(value)) --bits;  // toward zero
+    bits |= 1u;
+    std::memcpy(&narrow, &bits, sizeof(bits));
+  }
+  return xgpu::to_bfloat16(narrow);
+}
+
 const char* dtype_name(DType dtype) { return kDTypes[static_cast<int>(dtype)].name; }
 std::size_t element_size(DType dtype) { return kDTypes[static_cast<int>(dtype)].size; }
 

@@ -16,7 +16,8 @@ namespace xgpu_python {
 namespace nb = nanobind;
 
 /// Element types, numbered as in xgpu/_dtypes.py. bool is stored as uint8 (OpenCL has no bool
-/// in global memory), float16 as xgpu::half.
+/// in global memory), float16 as xgpu::half, bfloat16 (last: the codes before it stay) as
+/// xgpu::bfloat16.
 enum class DType : int {
   bool_,
   int8,
@@ -29,11 +30,15 @@ enum class DType : int {
   uint64,
   float16,
   float32,
-  float64
+  float64,
+  bfloat16
 };
-inline constexpr int kDTypeCount = 12;
+inline constexpr int kDTypeCount = 13;
 
 DType dtype_from_int(int code);
+/// The bfloat16 nearest to `value` (ties to even), rounded once, as ml_dtypes and xgpu::cast
+/// round a float64; to_bfloat16((float)value) would round twice.
+xgpu::bfloat16 bfloat16_of(double value) noexcept;
 const char* dtype_name(DType dtype);
 std::size_t element_size(DType dtype);
 
@@ -67,17 +72,20 @@ decltype(auto) with_storage(DType dtype, F&& f) {
       return f(Tag<xgpu::half>{});
     case DType::float32:
       return f(Tag<float>{});
+    case DType::bfloat16:
+      return f(Tag<xgpu::bfloat16>{});
     case DType::float64:
       break;
   }
   return f(Tag<double>{});
 }
 
-using AnyBuffer = std::variant<xgpu::Buffer<std::int8_t>, xgpu::Buffer<std::uint8_t>,
-                               xgpu::Buffer<std::int16_t>, xgpu::Buffer<std::uint16_t>,
-                               xgpu::Buffer<std::int32_t>, xgpu::Buffer<std::uint32_t>,
-                               xgpu::Buffer<std::int64_t>, xgpu::Buffer<std::uint64_t>,
-                               xgpu::Buffer<xgpu::half>, xgpu::Buffer<float>, xgpu::Buffer<double>>;
+using AnyBuffer =
+    std::variant<xgpu::Buffer<std::int8_t>, xgpu::Buffer<std::uint8_t>, xgpu::Buffer<std::int16_t>,
+                 xgpu::Buffer<std::uint16_t>, xgpu::Buffer<std::int32_t>,
+                 xgpu::Buffer<std::uint32_t>, xgpu::Buffer<std::int64_t>,
+                 xgpu::Buffer<std::uint64_t>, xgpu::Buffer<xgpu::half>, xgpu::Buffer<float>,
+                 xgpu::Buffer<double>, xgpu::Buffer<xgpu::bfloat16>>;
 
 /// An in-order queue of one device (xgpu.Stream), shared as DeviceBuffer is. Streams of the
 /// package's own contexts have context id = device index; those of a DeviceGroup's contexts get ids
@@ -163,5 +171,7 @@ void bind_kernels(nb::module_& m);
 void bind_dlpack(nb::module_& m);
 void bind_group(nb::module_& m);
 void bind_misc(nb::module_& m);
+void bind_amp(nb::module_& m);
+void bind_feeder(nb::module_& m);
 
 }  // namespace xgpu_python

@@ -23,7 +23,7 @@ namespace {
 // ---- The DLPack ABI (dlpack.h, version 1.0), as the protocol defines it ----------------------
 
 enum : std::int32_t { kDLCPU = 1, kDLCUDA = 2, kDLOpenCL = 4 };
-enum : std::uint8_t { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBool = 6 };
+enum : std::uint8_t { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLBool = 6 };
 constexpr std::uint64_t kFlagIsCopied = 1u << 1;
 
 struct DLDevice {
@@ -74,6 +74,8 @@ DLDataType dl_dtype(DType dtype) {
     case DType::float32:
     case DType::float64:
       return {kDLFloat, bits, 1};
+    case DType::bfloat16:
+      return {kDLBfloat, 16, 1};
     default:
       return {kDLUInt, bits, 1};
   }
@@ -146,7 +148,8 @@ using AnyMapping =
                  xgpu::Mapping<std::int16_t>, xgpu::Mapping<std::uint16_t>,
                  xgpu::Mapping<std::int32_t>, xgpu::Mapping<std::uint32_t>,
                  xgpu::Mapping<std::int64_t>, xgpu::Mapping<std::uint64_t>,
-                 xgpu::Mapping<xgpu::half>, xgpu::Mapping<float>, xgpu::Mapping<double>>;
+                 xgpu::Mapping<xgpu::half>, xgpu::Mapping<float>, xgpu::Mapping<double>,
+                 xgpu::Mapping<xgpu::bfloat16>>;
 
 /// The host's view of an array's elements, until close(). Zero-copy where the device shares
 /// host memory: the buffer stays allocated while the view (or a NumPy array over it) lives, so

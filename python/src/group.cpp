@@ -35,7 +35,7 @@ using Part = xgpu::Distributed<T>;
 using AnyDistributed =
     std::variant<Part<std::int8_t>, Part<std::uint8_t>, Part<std::int16_t>, Part<std::uint16_t>,
                  Part<std::int32_t>, Part<std::uint32_t>, Part<std::int64_t>, Part<std::uint64_t>,
-                 Part<xgpu::half>, Part<float>, Part<double>>;
+                 Part<xgpu::half>, Part<float>, Part<double>, Part<xgpu::bfloat16>>;
 
 template <class D>
 struct ElementOf;
@@ -91,7 +91,7 @@ void gather(const PyDistributed& d, Host host) {
 }
 
 void all_reduce_sum(PyDistributed& d) {
-  if (d.dtype == DType::bool_ || d.dtype == DType::float16)
+  if (d.dtype == DType::bool_ || d.dtype == DType::float16 || d.dtype == DType::bfloat16)
     not_implemented(std::string("xgpu: DeviceGroup.all_reduce_sum on ") + dtype_name(d.dtype) +
                     " arrays is not supported; it takes integer, float32 and float64 arrays");
   nb::gil_scoped_release release;

@@ -13,4 +13,6 @@ NB_MODULE(_xgpu, m) {
   bind_kernels(m);
   bind_dlpack(m);
   bind_group(m);
+  bind_amp(m);
+  bind_feeder(m);
 }

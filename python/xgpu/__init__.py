@@ -17,12 +17,13 @@ from ._errors import Error, OutOfMemoryError
 
 _xgpu.set_error_types(Error, OutOfMemoryError)
 
-from . import trace  # noqa: E402
+from . import _dtypes, amp, trace  # noqa: E402
 from ._array import (Array, arange, asarray, empty, empty_like, full,  # noqa: E402
                      ones, zeros, zeros_like)
 from ._device import (Device, DeviceProperties, current_device, device,  # noqa: E402
                       device_count, devices, get_device_name, get_device_properties,
                       is_available, mem_get_info, set_device)
+from ._feeder import Feeder, FeederBatch  # noqa: E402
 from ._group import DeviceGroup, Distributed  # noqa: E402
 from ._host import from_dlpack  # noqa: E402
 from ._kernel import ElementwiseKernel, Kernel, Local, Program  # noqa: E402
@@ -40,6 +41,14 @@ bool_ = np.bool_
 int8, uint8, int16, uint16 = np.int8, np.uint8, np.int16, np.uint16
 int32, uint32, int64, uint64 = np.int32, np.uint32, np.int64, np.uint64
 float16, float32, float64 = np.float16, np.float32, np.float64
+
+
+def __getattr__(name: str) -> Any:
+    # xgpu.bfloat16 is ml_dtypes.bfloat16, imported at the first use (it takes half a second),
+    # with an ImportError naming the fix where it is missing (_dtypes.py).
+    if name == "bfloat16":
+        return _dtypes.bfloat16().type
+    raise AttributeError(f"module 'xgpu' has no attribute {name!r}")
 
 
 def cache_stats() -> dict[str, int]:

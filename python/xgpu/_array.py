@@ -58,7 +58,7 @@ class Array:
 
     @property
     def dtype(self) -> np.dtype:
-        return _dtypes.DTYPES[self._b.dtype]
+        return _dtypes.by_code(self._b.dtype)
 
     @property
     def size(self) -> int:
@@ -242,8 +242,11 @@ class Array:
         return out
 
     def astype(self, dtype: Any, copy: bool = True) -> "Array":
-        """The elements converted to ``dtype`` as NumPy's astype does (floats to integers
-        truncate; to bool: nonzero)."""
+        """The elements converted to ``dtype`` on the device, as NumPy's astype does: between
+        float16, bfloat16, float32 and float64 by xgpu::cast (rounded once to nearest even,
+        overflow to +-inf, NaN kept); floats to integers truncate; to bool: nonzero. The same
+        dtype gives a copy (``copy=False``: the array itself). TypeError naming a dtype arrays
+        do not hold."""
         target = _dtypes.dtype(dtype)
         if target == self.dtype:
             return self.copy() if copy else self

@@ -1,8 +1,10 @@
-"""Array.astype on the device: one kernel for every pair of element types, built once per context
-through the kernel cache. Conversions follow C's (and NumPy's): floats to integers truncate,
-integers to floats and float64 to narrower floats round to nearest even, anything to bool is
+"""Array.astype on the device. Between the floating types (float16, bfloat16, float32, float64):
+xgpu::cast, rounded once to nearest even. Every other pair: one kernel here for every pair of
+element types, built once per context through the kernel cache. Conversions follow C's (and
+NumPy's): floats to integers truncate, integers to floats round to nearest even (to bfloat16
+once, as ml_dtypes does: to float rounded to odd, then to bfloat16), anything to bool is
 "nonzero". float16 is read and written with vload_half/vstore_half_rte, which need no fp16
-support; float64 needs a device with fp64."""
+support; bfloat16 as its bits (ushort); float64 needs a device with fp64."""
 
 from __future__ import annotations
 
@@ -17,8 +19,9 @@ from . import _dtypes, _xgpu
 _C_TYPES = {
     "bool": "uchar", "int8": "char", "uint8": "uchar", "int16": "short", "uint16": "ushort",
     "int32": "int", "uint32": "uint", "int64": "long", "uint64": "ulong", "float16": "half",
-    "float32": "float", "float64": "double",
+    "float32": "float", "float64": "double", "bfloat16": "ushort",
 }
+_FLOATING = ("float16", "float32", "float64", "bfloat16")  # converted by xgpu::cast
 
 _lock = threading.Lock()
 _kernels: dict[int, Any] = {}
@@ -31,6 +34,12 @@ def _store(dst: str, value: str, src: str) -> str:
         # From double as from float: one rounding to half, as NumPy's.
         wide = value if src in ("float16", "float32", "float64") else f"(float)({value})"
         return f"vstore_half_rte({wide}, i, (__global half*)dst);"
+    if dst == "bfloat16":
+        # From an integer (or bool): to float toward zero, the lowest bit set when that was
+        # inexact (round to odd), then to nearest even in the top 16 bits: rounded once.
+        return (f"{{ float f = convert_float_rtz({value}); uint b = as_uint(f); "
+                f"if (({_C_TYPES[src]})f != {value}) b |= 1u; ((__global ushort*)dst)[i] = "
+                f"(ushort)((b + 0x7fffu + ((b >> 16) & 1u)) >> 16); }}")
     return f"((__global {_C_TYPES[dst]}*)dst)[i] = ({_C_TYPES[dst]})({value});"
 
 
@@ -48,13 +57,15 @@ def source(fp64: bool) -> str:
              "  switch (src_code) {"]
     for src in names:
         load = ("vload_half(i, (__global const half*)src)" if src == "float16"
-                else f"((__global const {_C_TYPES[src]}*)src)[i]")
-        value_type = "float" if src == "float16" else _C_TYPES[src]
+                else "as_float((uint)((__global const ushort*)src)[i] << 16)"
+                if src == "bfloat16" else f"((__global const {_C_TYPES[src]}*)src)[i]")
+        value_type = "float" if src in ("float16", "bfloat16") else _C_TYPES[src]
         lines.append(f"    case {codes[src]}: {{")
         lines.append(f"      {value_type} v = {load};")
         lines.append("      switch (dst_code) {")
         for dst in names:
-            lines.append(f"        case {codes[dst]}: {_store(dst, 'v', src)} break;")
+            if not (src in _FLOATING and dst in _FLOATING):
+                lines.append(f"        case {codes[dst]}: {_store(dst, 'v', src)} break;")
         lines += ["      }", "      break;", "    }"]
     lines += ["  }", "}", ""]
     return "\n".join(lines)
@@ -79,7 +90,9 @@ def convert(a: Any, dtype: np.dtype) -> Any:
         raise NotImplementedError(f"xgpu: astype from {a.dtype} to {dtype} needs float64, "
                                   f"which device {a.device} lacks (no cl_khr_fp64)")
     out = empty(a.shape, dtype, stream=a.stream)
-    if a.size:
+    if a.size and a.dtype.name in _FLOATING and dtype.name in _FLOATING:
+        _xgpu.cast(a._b, out._b)
+    elif a.size:
         # A view off the base-address alignment is no buffer a kernel takes: copy it first.
         source_buffer = a._b if a._b.kernel_can_take() else a.copy()._b
         _kernel(a.stream)(a.size, source_buffer.as_bytes(), out._b.as_bytes(),

@@ -26,7 +26,7 @@ class Distributed:
 
     @property
     def dtype(self) -> np.dtype:
-        return _dtypes.DTYPES[self._d.dtype]
+        return _dtypes.by_code(self._d.dtype)
 
     @property
     def size(self) -> int:

@@ -56,8 +56,8 @@ def mapped_array(host: np.ndarray) -> Optional[Array]:
     for view, (buffer, _) in list(_MAPPED.items()):
         start = view.address
         if start <= address and address + host.nbytes <= start + view.nbytes:
-            itemsize = _dtypes.DTYPES[buffer.dtype].itemsize
-            if host.dtype != _dtypes.DTYPES[buffer.dtype] or (address - start) % itemsize:
+            itemsize = _dtypes.by_code(buffer.dtype).itemsize
+            if host.dtype != _dtypes.by_code(buffer.dtype) or (address - start) % itemsize:
                 return None
             return Array(buffer.view((address - start) // itemsize, host.size), host.shape)
     return None

@@ -70,7 +70,9 @@ def empty_pinned(shape: Union[int, Sequence[int]], dtype: Any = np.float32,
 
 def is_pinned(host: np.ndarray) -> bool:
     """Whether ``host`` lies in page-locked memory from empty_pinned."""
-    return isinstance(host, np.ndarray) and host.flags.c_contiguous and _xgpu.is_pinned(host)
+    # As bytes: nanobind takes no array of a dtype DLPack lacks (ml_dtypes' bfloat16).
+    return (isinstance(host, np.ndarray) and host.flags.c_contiguous
+            and _xgpu.is_pinned(host.reshape(-1).view(np.uint8)))
 
 
 __all__ = ["empty_cache", "empty_pinned", "is_pinned", "max_memory_allocated",

@@ -17,7 +17,7 @@ from ._array import Array, asarray, empty, full
 _SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 
 
-def _require(name: str, dtype: np.dtype, allowed: frozenset) -> None:
+def _require(name: str, dtype: np.dtype, allowed: Any) -> None:
     if dtype not in allowed:
         raise NotImplementedError(f"xgpu: {name} on {dtype} arrays is not supported; it takes "
                                   f"{_dtypes.names(allowed)}")
@@ -73,7 +73,7 @@ def _binary(op: str, a: Any, b: Any, out: Optional[Array] = None) -> Any:
     return out
 
 
-def _unary(name: str, a: Array, allowed: frozenset) -> Array:
+def _unary(name: str, a: Array, allowed: Any) -> Array:
     _require(name, a.dtype, allowed)
     out = empty(a.shape, a.dtype, stream=a.stream)
     if a.size:
@@ -128,7 +128,7 @@ def _whole(name: str, a: Array, axis: Any) -> None:
         raise NotImplementedError(f"xgpu: {name} reduces the whole array only (axis=None)")
 
 
-def _reduce(kind: str, a: Array, axis: Any, allowed: frozenset = _dtypes.ALGORITHM) -> Any:
+def _reduce(kind: str, a: Array, axis: Any, allowed: Any = _dtypes.ALGORITHM) -> Any:
     _whole(kind, a, axis)
     _require(kind, a.dtype, allowed)
     if a.size == 0 and kind != "sum":
@@ -179,8 +179,11 @@ def dot(a: Array, b: Array) -> Any:
 
 # ---- Matrices, sorts, scans, softmax -----------------------------------------------------
 
-def matmul(a: Array, b: Array) -> Array:
-    """The product of two 2-D arrays (the GEMM engines of the algorithms library)."""
+def matmul(a: Array, b: Array, out_dtype: Any = None) -> Array:
+    """The product of two 2-D arrays (the GEMM engines of the algorithms library), of their
+    promoted dtype, or of ``out_dtype``: float32 from float16 or bfloat16 inputs is the mixed-
+    precision GEMM (16-bit inputs, every product and sum in float). bfloat16 inputs and output
+    compute that in float and round each element once."""
     if not isinstance(b, Array) or a.ndim != 2 or b.ndim != 2:
         raise NotImplementedError("xgpu: matmul takes two 2-D arrays")
     (m, k), (k2, n) = a.shape, b.shape
@@ -188,10 +191,16 @@ def matmul(a: Array, b: Array) -> Array:
         raise ValueError(f"xgpu: matmul of {a.shape} and {b.shape}: inner dimensions differ")
     dtype = np.result_type(a.dtype, b.dtype)
     _require("matmul", dtype, _dtypes.FLOATING)
-    out = empty((m, n), dtype, stream=a.stream)
+    result = dtype if out_dtype is None else _dtypes.dtype(out_dtype)
+    sixteen = dtype.itemsize == 2
+    if result != dtype and not (sixteen and result == np.float32):
+        raise TypeError(f"xgpu: matmul of {dtype} arrays gives {dtype}, or float32 from float16 "
+                        f"or bfloat16; not out_dtype={result}")
+    bfloat16 = dtype.name == "bfloat16"  # no GEMM of bfloat16 into bfloat16: through float32
+    out = empty((m, n), np.float32 if bfloat16 else result, stream=a.stream)
     if out.size:
         _xgpu.gemm(m, n, k, _as(a, dtype)._b, _as(b, dtype)._b, out._b)
-    return out
+    return out if out.dtype == result else out.astype(result)
 
 
 def transpose(a: Array) -> Array:
@@ -201,7 +210,7 @@ def transpose(a: Array) -> Array:
         return a
     if a.ndim > 2:
         raise NotImplementedError("xgpu: transposes take 2-D arrays")
-    _require("transpose", a.dtype, _dtypes.ALGORITHM)
+    _require("transpose", a.dtype, _dtypes.LIBRARY)
     rows, cols = a.shape
     out = empty((cols, rows), a.dtype, stream=a.stream)
     if out.size:
@@ -227,7 +236,7 @@ def _sort_in_place(a: Array) -> None:
 def cumsum(a: Array, axis: Any = None) -> Array:
     """The running sum of the elements in order (flattened), of the array's dtype."""
     _whole("cumsum", a, axis)
-    _require("cumsum", a.dtype, _dtypes.ALGORITHM)
+    _require("cumsum", a.dtype, _dtypes.LIBRARY)
     out = empty((a.size,), a.dtype, stream=a.stream)
     if a.size:
         _xgpu.cumsum(a._b, out._b)
@@ -238,7 +247,7 @@ def softmax(a: Array, axis: int = -1) -> Array:
     """exp(a - max) / sum(exp(a - max)) along the last axis."""
     if a.ndim == 0 or axis not in (-1, a.ndim - 1):
         raise NotImplementedError("xgpu: softmax runs along the last axis only")
-    _require("softmax", a.dtype, _dtypes.FLOATING)
+    _require("softmax", a.dtype, _dtypes.SOFTMAX)
     out = empty(a.shape, a.dtype, stream=a.stream)
     cols = a.shape[-1]
     if a.size:

@@ -103,7 +103,7 @@ def test_examples_run(example: Path) -> None:
 def test_examples_exist() -> None:
     names = {p.name for p in EXAMPLES}
     assert {"check_install.py", "saxpy.py", "memory.py", "overlap.py",
-            "data_parallel.py"} <= names
+            "data_parallel.py", "mixed_precision.py"} <= names
 
 
 def test_the_installed_package_is_complete() -> None:
