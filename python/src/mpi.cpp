@@ -74,7 +74,7 @@ std::string library_version() {
   char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int length = 0;
   MPI_Get_library_version(text, &length);
-  return std::string(text, static_cast<std::size_t>(length));
+  return std::string(text);  // up to the NUL, which Open MPI counts in `length`
 }
 
 }  // namespace

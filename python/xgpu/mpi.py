@@ -52,7 +52,8 @@ from ._stream import Stream
 
 def _same_library() -> None:
     """libxgpu-mpi and mpi4py must use one MPI library: two in one process cannot talk."""
-    ours, theirs = _mpi.library_version().strip(), MPI.Get_library_version().strip()
+    ours, theirs = (v.rstrip("\0").strip() for v in (_mpi.library_version(),
+                                                     MPI.Get_library_version()))
     if ours != theirs:
         raise ImportError(
             f"xgpu.mpi: mpi4py runs another MPI library than libxgpu-mpi was built with "
