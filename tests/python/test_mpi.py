@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_python
 
 ROOT = Path(__file__).resolve().parents[2]
 RANKS = Path(__file__).with_name("mpi_ranks.py")
@@ -100,8 +101,7 @@ def test_example_trains_to_the_same_loss(pocl_cache: Path) -> None:
 
 
 def _import(prelude: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", f"{prelude}\nimport xgpu.mpi"],
-                          capture_output=True, text=True, timeout=60)
+    return run_python(f"{prelude}\nimport xgpu.mpi", timeout=60)
 
 
 def test_import_without_mpi4py() -> None:
