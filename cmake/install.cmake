@@ -23,6 +23,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/multi/include/xgpu/
         FILES_MATCHING PATTERN "*.hpp")
 # The backend ABI, for authors of modules built outside this tree.
 install(FILES ${PROJECT_SOURCE_DIR}/backends/abi/xgpu/backend.h
+              ${PROJECT_SOURCE_DIR}/backends/abi/xgpu/backend_members.def
               ${PROJECT_SOURCE_DIR}/backends/abi/xgpu/backend_status.def
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/xgpu
         COMPONENT development)

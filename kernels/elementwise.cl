@@ -78,9 +78,9 @@ __kernel void xgpu_scale_f32(const uint n, const float a, __global float* x) {
 // Elements per work-item, a build option: 1 for GPUs, where consecutive items then touch
 // consecutive elements (a warp's access coalesces), 16 for CPUs, where each item's whole
 // block runs as a fixed-length loop that the compiler turns into vector code. (PoCL does not
-// vectorize across work-items a kernel whose body sits under `if (i < n)`: measured on PoCL
-// 3.1, 2 cores, 16M floats, axpy one element per item ran at 0.4x the triad's bandwidth, with
-// a block of 16 per item at 1.0x.)
+// vectorize across work-items a kernel whose body sits under `if (i < n)`: on PoCL, axpy
+// with one element per item ran far below the triad's bandwidth, with a block of 16 per item
+// at it.)
 #ifndef XGPU_EW_W
 #define XGPU_EW_W 1
 #endif

@@ -133,8 +133,9 @@
 // are padded by one element where a GPU would otherwise touch one local-memory bank from
 // every row (with vectors, VW > 1, there is no padding: vector rows stay aligned).
 // Transposes are compile-time: as run-time flags, the branches around the copies made
-// PoCL keep the accumulators in memory across the inner loop (20x slower), and one program
-// holding all four variants compiled six times slower than one variant.
+// PoCL keep the accumulators in memory across the inner loop (an order of magnitude
+// slower), and one program holding all four variants compiled several times slower than one
+// variant.
 #define PAD (VW == 1 ? 1 : 0)
 #if XGPU_GEMM_TA
 #define A_LD (TM + PAD)

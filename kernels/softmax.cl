@@ -42,7 +42,7 @@ inline XGPU_S xgpu_shifted_exp(XGPU_S x, XGPU_S maximum) {
 
 // Compensated (Kahan) summation of a row's weights: the rounding error of the sum stays
 // near 2 eps of it, whatever the number of terms, where a plain sequential sum's grows with
-// it (measured on PoCL, one item per row: 49,000 float eps at 2^20 weights near 1, 0.3 %).
+// it (on PoCL, one item per row, tens of thousands of eps at 2^20 weights near 1).
 // No products, so contraction into fma cannot change it; the library builds without
 // -cl-fast-relaxed-math, which could reassociate it away.
 #define XGPU_KAHAN_ADD(sum, carry, term)  \
@@ -72,8 +72,8 @@ inline XGPU_S xgpu_shifted_exp(XGPU_S x, XGPU_S maximum) {
 // levels. With -DXGPU_SOFTMAX_FOR_CPU (the CPU layout's build) through the halves of the
 // vector (.lo/.hi), which compile to a few shuffles; otherwise through a private array, as
 // Oclgrind 21.10's uninitialized-value checker crashes on those shuffles (see reduce.cl). The
-// array made the CPU layout 3x slower on short rows (PoCL, 2 cores, 1M x 16 floats: 111 ms
-// against 37) and 1.5x on long ones (256 x 65536).
+// array made the CPU layout several times slower on short rows on PoCL, and slower on long
+// ones.
 #define XGPU_PLUS(a, b) ((a) + (b))
 #if XGPU_SOFTMAX_W != 4 && XGPU_SOFTMAX_W != 8 && XGPU_SOFTMAX_W != 16
 #error "XGPU_SOFTMAX_W must be 4, 8 or 16"
@@ -124,7 +124,7 @@ XGPU_LANES_FUNCTION(lanes_sum, XGPU_PLUS, XGPU_PLUS)
 // With -DXGPU_SOFTMAX_FOR_CPU (the CPU layout's build), the per-item kernel's second
 // pass stores each weight in out, and the third divides it there instead of computing exp
 // again: half the exps, and the same results, as the weight is the same value either way
-// (measured on PoCL, 2 cores, 16384 x 1024 floats: 1.5x faster). Not for half storage, where
+// (measured faster on PoCL). Not for half storage, where
 // the stored weight would be rounded to half first. Not by default: Oclgrind 21.10's
 // uninitialized-value checker reports the third pass's results as uninitialized (it loses
 // track of what vstore wrote), though they are right.
@@ -166,8 +166,8 @@ __kernel void xgpu_softmax_rows_item(const uint rows, const uint cols, __global 
 
 #ifdef XGPU_WEIGHTS_IN_OUT
   // A row of exactly one vector (16 floats): the same operations as below, in straight-line
-  // code with the weights kept in registers (measured on PoCL, 2 cores, 1M x 16 floats: CPU
-  // time 24 -> 21 ms, the triad's 19).
+  // code with the weights kept in registers (measured faster on PoCL, near the triad's
+  // time).
   if (cols == XGPU_SOFTMAX_W) {
     const VECTOR v = LOADV(x, 0);
     const VECTOR weight = XGPU_SHIFTED_EXPV(v, lanes_max(v));

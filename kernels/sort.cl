@@ -169,10 +169,10 @@ __kernel void xgpu_sort_scan(const uint pass, const uint items, __global uint* c
 // each item gathers every digit's keys in a buffer of one cache line per digit (`lines`,
 // global scratch: RADIX * LINE words per item, another as many for values) and writes a
 // line once it holds a whole aligned line's worth of slots, with non-temporal stores (see
-// XGPU_STREAM_STORE): no read for ownership. Measured on PoCL (16M keys, 2 cores): the
-// buffering with plain stores is slower than storing each key; with streaming stores it
-// takes about 0.65x the time. Lanes follow addresses: slot s of the target sits in lane
-// (s + lead) % LINE of its line, lead being where the target's first word sits in its line.
+// XGPU_STREAM_STORE): no read for ownership. Measured on PoCL: the buffering with plain
+// stores is slower than storing each key; with streaming stores it is clearly faster.
+// Lanes follow addresses: slot s of the target sits in lane (s + lead) % LINE of its line,
+// lead being where the target's first word sits in its line.
 #define XGPU_SORT_LINE 16  // uints per 64-byte cache line
 
 // Where word 0 of `target` sits in its 64-byte line (buffers are at least 4-byte aligned).

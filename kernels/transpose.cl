@@ -105,9 +105,9 @@ __kernel void xgpu_transpose_blocks(const uint rows, const uint cols, const uint
 // of a column in one cache set cost nothing. The stores are non-temporal (where the
 // compiler offers them): the lines go to memory without being read first, as a plain
 // store reads them (a third of the traffic), and without pushing `in` out of the caches.
-// Measured on PoCL (2 cores, a loaded machine), CPU time per transpose of 4096 x 4096
-// floats: 17-19 ms against 42-44 ms for xgpu_transpose_blocks and 13-14.5 ms for a device
-// copy (glibc's memcpy, which streams too); the same tiles with plain stores took 47 ms.
+// On PoCL, in CPU time per transpose of 4096 x 4096 floats, this kernel takes well under
+// half of xgpu_transpose_blocks' and comes near a device copy (glibc's memcpy, which streams
+// too); the same tiles with plain stores were slower than the blocks kernel.
 // On matrices that fit the caches the blocks kernel is faster (see transpose.cpp).
 // Launch: global (ceil(cols / (16 * tiles)) rounded up to the work-group, rows / 16).
 // XGPU_STREAM_STORE and XGPU_STREAM_FENCE: see xgpu_common.cl.
@@ -115,9 +115,9 @@ __kernel void xgpu_transpose_blocks(const uint rows, const uint cols, const uint
 // With clang's __builtin_shufflevector, the three rounds of register shuffles of an AVX
 // 8 x 8 transpose (pairs of rows interleaved, then pairs of pairs, then halves swapped):
 // 24 shuffles a square. Otherwise each column gathered through a private array, as
-// XGPU_COLUMN does, which compiles to about five times as many instructions. Measured on
-// PoCL, 4096 x 4096 floats, CPU time per transpose: 18.9 ms against 26.8 ms (a device copy:
-// 13.4-14.5 ms). Every lane of every shuffle is defined (see XGPU_COLUMN on Oclgrind).
+// XGPU_COLUMN does, which compiles to several times as many instructions and made the
+// transpose markedly slower on PoCL. Every lane of every shuffle is defined (see XGPU_COLUMN
+// on Oclgrind).
 #ifdef __has_builtin
 #if __has_builtin(__builtin_shufflevector)
 #define XGPU_SHUFFLE __builtin_shufflevector

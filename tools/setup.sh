@@ -154,11 +154,11 @@ if [[ "${mode}" == test ]]; then
     ctest --test-dir build-asan -L unit --no-tests=error --output-on-failure -j"${jobs}"
 
   # One libFuzzer target per parser of outside text (tests/fuzz/README.md), under ASan and
-  # UBSan, each for 25 s on its seed corpus, as many at once as there are cores; with the
+  # UBSan, each for 15 s on its seed corpus, as many at once as there are cores; with the
   # conformance programs the cuda.capture_conform test recorded as seeds.
   step "Fuzz targets (build-fuzz/)"
   cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++
   cmake --build build-fuzz -j"${jobs}"
-  tests/fuzz/run.sh build-fuzz 25 --programs build/tests/cuda/conform-sources
+  tests/fuzz/run.sh build-fuzz 15 --programs build/tests/cuda/conform-sources
   step "All tests passed"
 fi

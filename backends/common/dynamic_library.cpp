@@ -9,12 +9,12 @@ LibrarySpec library_spec(const char* what, Setting setting) {
   return {what, setting, split_field(spec(setting).default_value)};
 }
 
-DynamicLibrary DynamicLibrary::open_path(const std::string& path) {
+DynamicLibrary DynamicLibrary::open_path(const std::string& path, bool global) {
   DynamicLibrary library;
   library.path_ = path;
   // RTLD_LOCAL keeps one library's symbols from resolving another's (two vendors' modules,
   // two BLAS builds).
-  library.handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  library.handle_ = dlopen(path.c_str(), RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL));
   if (library.handle_ == nullptr) {
     const char* error = dlerror();
     library.why_not_ = error != nullptr ? error : path + ": cannot be opened";
@@ -40,7 +40,7 @@ DynamicLibrary DynamicLibrary::open(const LibrarySpec& spec,
   std::string tried;
   for (const std::string& candidate : candidates) {
     if (!tried.empty()) tried += "; ";
-    DynamicLibrary library = open_path(candidate);
+    DynamicLibrary library = open_path(candidate, spec.global);
     if (!library.loaded()) {
       tried += library.why_not_;
       continue;

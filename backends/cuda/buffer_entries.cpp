@@ -147,6 +147,8 @@ xgpu_status buffer_copy(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destin
   });
 }
 
+// cuMemcpyPeerAsync between the primary contexts of two devices (or of one), on the
+// destination queue's stream, after the wait list's events of either context.
 xgpu_status buffer_copy_peer(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destination,
                              size_t source_offset, size_t destination_offset, size_t size,
                              const xgpu_wait_v1* wait, xgpu_event* event) {

@@ -3,13 +3,8 @@
 #pragma once
 
 #include "xgpu/backend.h"
+#include "xgpu/common/errors.hpp"  // last_error, taken by backend_entries.inc
 
 namespace xgpu::cuda {
 #include "xgpu/common/backend_entries.inc"
-
-/// buffer_copy_peer: cuMemcpyPeerAsync between the primary contexts of two devices (or of one),
-/// on the destination queue's stream, after the wait list's events of either context.
-xgpu_status buffer_copy_peer(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destination,
-                             size_t source_offset, size_t destination_offset, size_t size,
-                             const xgpu_wait_v1* wait, xgpu_event* event);
 }  // namespace xgpu::cuda

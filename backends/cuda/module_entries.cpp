@@ -34,8 +34,6 @@ xgpu_status init(const xgpu_host_v1* host) {
   return common::module_init(host, "cuda", registry_init);
 }
 
-const char* status_name_entry(xgpu_status status) { return status_name(status); }
-
 xgpu_status device_count(uint32_t* count) {
   return common::module_device_count(count, registry_device_count);
 }

@@ -16,7 +16,7 @@ constexpr common::StatusName kCudaStatusNames[] = {
 
 }  // namespace
 
-const char* status_name(int32_t status) noexcept {
+const char* status_name(int32_t status) {
   if (const char* name = common::abi_status_name(status)) return name;
   // cuGetErrorName is resolved before cuInit's failure is named (driver.cpp), so it may be
   // set while driver_loaded() is still false; its strings are static.

@@ -1,4 +1,4 @@
-// The compile lock of the serialize_compiles quirk (quirks.cpp): pure C++, so that the unit
+// The compile lock of the serialize_compiles quirk (known_drivers.def): pure C++, so that the unit
 // tests compile it directly.
 #pragma once
 

@@ -10,6 +10,7 @@
 #include "serialized_call.hpp"
 #include "vendor.hpp"
 #include "work_group_multiple.hpp"
+#include "xgpu/common/drivers/version.hpp"
 #include "xgpu/common/log.hpp"
 #include "xgpu/common/out_param.hpp"
 
@@ -74,10 +75,10 @@ Bytes fp64_of(DeviceRecord& record) {
 // OpenCL 2.x has non-uniform work-groups; 3.0 makes them optional and says so; 1.x has none.
 // In every case only for programs built with -cl-std=CL2.0 or later.
 Bytes non_uniform_work_groups_of(DeviceRecord& record) {
-  const std::string version = device_string(record.device, CL_DEVICE_VERSION);  // "OpenCL 3.0 …"
-  if (version.compare(0, 9, "OpenCL 2.") == 0) return bytes_of_bool(true);
-  if (version.compare(0, 7, "OpenCL ") != 0 || version.size() < 8 || version[7] < '3')
-    return bytes_of_bool(false);
+  const drivers::Version version =
+      drivers::opencl_version(device_string(record.device, CL_DEVICE_VERSION));
+  if (version < drivers::Version{2, 0}) return bytes_of_bool(false);
+  if (version < drivers::Version{3, 0}) return bytes_of_bool(true);
   cl_bool supported = CL_FALSE;
   clGetDeviceInfo(record.device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof supported,
                   &supported, nullptr);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "xgpu/backend.h"
+#include "xgpu/common/errors.hpp"  // last_error, taken by backend_entries.inc
 
 namespace xgpu::opencl {
 #include "xgpu/common/backend_entries.inc"

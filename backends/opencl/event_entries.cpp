@@ -32,7 +32,7 @@ cl_event cl_ev(xgpu_event event) { return reinterpret_cast<cl_event>(event); }
 // The ABI promises failure for an event of a queue made without profiling, as the
 // specification says; some drivers (Oclgrind) hand out timestamps anyway, so the module asks
 // the queue itself. Its queue is alive: the event keeps it (or, where a driver's events do
-// not, the module does: retain_queue_for_events in quirks.cpp).
+// not, the module does: retain_queue_for_events in known_drivers.def).
 void require_profiling(cl_event event) {
   cl_command_queue queue = nullptr;
   check(clGetEventInfo(event, CL_EVENT_COMMAND_QUEUE, sizeof(queue), &queue, nullptr),

@@ -1,5 +1,5 @@
-// The retain_queue_for_events workaround (quirks.cpp): on a platform whose events do not keep
-// their queue alive, the module holds one queue reference per event it hands out, for as long
+// The retain_queue_for_events workaround (known_drivers.def): on a platform whose events do not
+// keep their queue alive, the module holds one queue reference per event it hands out, for as long
 // as the caller holds that event. Every caller reference passes through the module (enqueue
 // entries hand events out, retain and release count them), so the count here is exact without
 // asking the driver, whose own count includes references it keeps while the command runs.
@@ -18,7 +18,7 @@ void count_event_retain(cl_event event);
 /// Whether `event` is of a platform with the quirk. Ask before clReleaseEvent: reading the
 /// handle afterwards may read freed memory.
 inline bool holds_queue_for(cl_event event) noexcept {
-  return quirk_on(QuirkId::kRetainQueueForEvents, event);
+  return quirk_on(Workaround::retain_queue_for_events, event);
 }
 
 /// After an enqueue on `queue` succeeded: when `event` (the call's event out-parameter, may be

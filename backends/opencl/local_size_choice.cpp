@@ -66,7 +66,7 @@ void powers_of_two_dividing(uint32_t dimensions, const size_t* global, size_t ma
 const size_t* launch_local_size(cl_kernel kernel, uint32_t dimensions, const size_t* global_size,
                                 const size_t* local_size, size_t* chosen) {
   if (local_size != nullptr || global_size == nullptr || dimensions < 1 || dimensions > 3 ||
-      !quirk_on(QuirkId::kChooseLocalSize, kernel) || !driver_compiles_per_size())
+      !quirk_on(Workaround::choose_local_size, kernel) || !driver_compiles_per_size())
     return local_size;
   const KernelFacts& facts = facts_of(kernel);
   if (facts.required || facts.max_items == 0) return nullptr;

@@ -1,5 +1,6 @@
-// The work-group size the module chooses for a launch given none, on a driver with quirk
-// choose_local_size (quirks.cpp): a few shapes per kernel, whatever the global sizes.
+// The work-group size the module chooses for a launch given none, on a driver with workaround
+// choose_local_size (xgpu/common/drivers/known_drivers.def): a few shapes per kernel, whatever the
+// global sizes.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +16,7 @@ void powers_of_two_dividing(uint32_t dimensions, const size_t* global, size_t ma
                             size_t* local);
 
 /// The work-group size of a launch: the caller's `local_size`; when the caller gives none, on a
-/// driver with quirk choose_local_size, the choice above in `chosen`, unless the kernel has a
+/// driver with workaround choose_local_size, the choice above in `chosen`, unless the kernel has a
 /// required size (then NULL: the driver uses it) or the driver cannot say its limits.
 const size_t* launch_local_size(cl_kernel kernel, uint32_t dimensions, const size_t* global_size,
                                 const size_t* local_size, size_t* chosen);

@@ -34,17 +34,16 @@ void enable_quirks(const DeviceRecord& record) {
   try {
     driver_version = device_string(record.device, CL_DRIVER_VERSION);
   } catch (const Failure&) {
-    // No version: only quirks of every version can apply, which quirk_applies() decides.
+    // No version: only facts of every version can apply, which drivers::applies() decides.
   }
   // The platform's first word is its driver's dispatch table, as for every object of it.
   const void* dispatch = *reinterpret_cast<void* const*>(record.platform);
-  for (size_t i = 0; i < detail::kQuirkCount; ++i) {
-    const Quirk& entry = quirk(static_cast<QuirkId>(i));
-    if (!quirk_applies(entry, record.classification.implementation, driver_version)) continue;
-    add_platform(detail::g_quirk_platforms[i], dispatch);
-    XGPU_LOG_DEBUGF("quirk %s applies to %s (%s, driver \"%s\"): %s", entry.name,
-                    record.identity.device_name.c_str(), entry.implementation,
-                    driver_version.c_str(), entry.why);
+  for (const drivers::DriverFact* fact : drivers::facts_for(
+           record.classification.implementation, driver_version, drivers::Affects::workaround)) {
+    add_platform(detail::g_quirk_platforms[static_cast<size_t>(fact->workaround)], dispatch);
+    XGPU_LOG_DEBUGF("workaround %s applies to %s (%s, driver \"%s\"): %s",
+                    drivers::workaround_name(fact->workaround), record.identity.device_name.c_str(),
+                    fact->implementation, driver_version.c_str(), fact->why);
   }
 }
 

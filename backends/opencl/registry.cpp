@@ -9,6 +9,7 @@
 #include "errors.hpp"
 #include "quirk_platforms.hpp"
 #include "xgpu/common/log.hpp"
+#include "xgpu/common/opencl_loader.hpp"
 
 namespace xgpu::opencl {
 namespace {
@@ -90,6 +91,14 @@ void add_platform(Registry& reg, cl_platform_id platform, size_t index) {
 
 // Fills reg.devices; returns the status init() reports, its text recorded as last error.
 xgpu_status enumerate(Registry& reg) {
+  // No ICD loader, no OpenCL: said here, rather than by the dynamic linker refusing the module.
+  const std::string& no_loader = common::opencl_loader_problem();
+  if (!no_loader.empty()) {
+    set_last_error(("the OpenCL ICD loader could not be opened (" + no_loader +
+                    "): " + common::kOpenClLoaderFix)
+                       .c_str());
+    return kPlatformNotFoundKhr;
+  }
   cl_uint count = 0;
   cl_int status = clGetPlatformIDs(0, nullptr, &count);
   if (status == kPlatformNotFoundKhr || (status == CL_SUCCESS && count == 0)) {

@@ -1,6 +1,6 @@
-// The locking workarounds of quirks.cpp. serialize_all_calls: while an entry calls into a
-// driver with that quirk, it holds one process-wide recursive lock. serialize_compiles:
-// entries that may make the driver compile (build, binaries, launches) hold one
+// The locking workarounds of the table of known drivers (known_drivers.def). serialize_all_calls:
+// while an entry calls into a driver with that quirk, it holds one process-wide recursive lock.
+// serialize_compiles: entries that may make the driver compile (build, binaries, launches) hold one
 // process-wide compile lock. Entries run their body under guard_on(handle, ...) or
 // guard_compiling(handle, ...) instead of guard(...), naming the handle the ICD loader
 // dispatches the call through (the first object argument), i.e. the driver it reaches.
@@ -24,10 +24,10 @@ void unlock_driver();
 inline void lock_compiler() { g_compile_lock.lock(); }
 inline void unlock_compiler() { g_compile_lock.unlock(); }
 
-/// Holds a lock for its lifetime when `handle` belongs to a platform with quirk `Id`; does
+/// Holds a lock for its lifetime when `handle` belongs to a platform with workaround `Id`; does
 /// nothing otherwise (and for NULL). Inline, so that an entry of an unaffected driver pays
 /// one load and a branch.
-template <QuirkId Id, void (*Lock)(), void (*Unlock)()>
+template <Workaround Id, void (*Lock)(), void (*Unlock)()>
 class QuirkLock {
  public:
   explicit QuirkLock(const void* handle) : locked_(quirk_on(Id, handle)) {
@@ -43,8 +43,8 @@ class QuirkLock {
   bool locked_;
 };
 
-using SerializedCall = QuirkLock<QuirkId::kSerializeAllCalls, lock_driver, unlock_driver>;
-using SerializedCompile = QuirkLock<QuirkId::kSerializeCompiles, lock_compiler, unlock_compiler>;
+using SerializedCall = QuirkLock<Workaround::serialize_all_calls, lock_driver, unlock_driver>;
+using SerializedCompile = QuirkLock<Workaround::serialize_compiles, lock_compiler, unlock_compiler>;
 
 /// guard(), with the driver lock held around the body when `handle` needs it.
 template <class F>

@@ -16,7 +16,7 @@ constexpr common::StatusName kClStatusNames[] = {
 
 }  // namespace
 
-const char* status_name(int32_t status) noexcept {
+const char* status_name(int32_t status) {
   const char* name = common::find_status_name(kClStatusNames, status);
   if (name == nullptr) name = common::status_name_or_unknown(status);
   return name;

@@ -1,4 +1,5 @@
-// Symbolic names of the statuses this module returns, for status_name() and error texts.
+// Symbolic names of the statuses this module returns: the table's status_name entry (it never
+// throws), also used for error texts.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,6 @@ namespace xgpu::opencl {
 
 /// "CL_BUILD_PROGRAM_FAILURE" for -11, "XGPU_STATUS_UNSUPPORTED" for a status the ABI
 /// reserves; "UNKNOWN" for any other value.
-const char* status_name(int32_t status) noexcept;
+const char* status_name(int32_t status);
 
 }  // namespace xgpu::opencl

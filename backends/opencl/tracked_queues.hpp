@@ -1,4 +1,4 @@
-// The finish_queues_before_binary workaround (quirks.cpp): on a platform with the quirk, the
+// The finish_queues_before_binary workaround (known_drivers.def): on a platform with the quirk, the
 // module records every queue the caller holds, so that a program binary can be fetched only
 // while the platform's queues are idle. Every caller reference passes through the module
 // (queue_create hands queues out, retain and release count them), so the count here is the
@@ -27,7 +27,7 @@ std::chrono::milliseconds drain_give_up();
 }  // namespace detail
 
 inline bool records_queues(const void* handle) noexcept {
-  return quirk_on(QuirkId::kFinishQueuesBeforeBinary, handle);
+  return quirk_on(Workaround::finish_queues_before_binary, handle);
 }
 
 /// The caller received or retained a reference to `queue` (after the driver's call succeeded).

@@ -1,7 +1,6 @@
 // Reading a backing device's limits through the inner module.
 #include "device_caps.hpp"
 
-#include <cstdio>
 #include <sstream>
 #include <vector>
 
@@ -39,26 +38,11 @@ std::string text(xgpu_device device, std::uint32_t property) {
 
 }  // namespace
 
-void parse_language_version(const std::string& text, int& major, int& minor) {
-  major = minor = 0;
-  const auto at = text.find("OpenCL C ");
-  if (at == std::string::npos) return;
-  if (std::sscanf(text.c_str() + at + 9, "%d.%d", &major, &minor) != 2) major = minor = 0;
-}
-
-void allow_opencl_c_3(const std::string& device_version, DeviceCaps& caps) {
-  int major = 0, minor = 0;
-  if (std::sscanf(device_version.c_str(), "OpenCL %d.%d", &major, &minor) != 2 || major < 3) return;
-  if (version_below(caps.language_major, caps.language_minor, major, minor)) {
-    caps.language_major = major;
-    caps.language_minor = minor;
-  }
-}
-
 DeviceCaps read_backing_caps(xgpu_device device) {
   DeviceCaps caps;
   caps.name = text(device, XGPU_DEVICE_NAME);
   caps.implementation = text(device, XGPU_DEVICE_IMPLEMENTATION);
+  caps.driver_version = text(device, XGPU_DEVICE_DRIVER_VERSION);
   caps.max_work_group_size = number(device, XGPU_DEVICE_MAX_WORK_GROUP);
   std::size_t size = 0;
   if (inner().device_info(device, XGPU_DEVICE_MAX_WORK_ITEMS, caps.max_work_item_sizes,
@@ -77,9 +61,9 @@ DeviceCaps read_backing_caps(xgpu_device device) {
   caps.non_uniform_work_groups = flag(device, XGPU_DEVICE_NON_UNIFORM_WORK_GROUPS);
   std::istringstream words(text(device, XGPU_DEVICE_EXTENSIONS));
   for (std::string word; words >> word;) caps.extensions.insert(word);
-  parse_language_version(text(device, XGPU_DEVICE_LANGUAGE_VERSION), caps.language_major,
-                         caps.language_minor);
-  allow_opencl_c_3(text(device, XGPU_DEVICE_VERSION), caps);
+  const drivers::Version language = drivers::newest_opencl_c(
+      text(device, XGPU_DEVICE_LANGUAGE_VERSION), text(device, XGPU_DEVICE_VERSION));
+  if (!language.empty()) caps.language = language;
   return caps;
 }
 

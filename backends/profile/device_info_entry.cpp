@@ -98,8 +98,8 @@ std::string backing_lacks(const ProfileDevice& device) {
 }
 
 // The profile's vendor extras, then this module's own (profile_file, profile_backing and its
-// implementation, profile_inherited, profile_backing_lacks), so `xgpu query` shows where each
-// value came from and what the backing device cannot do.
+// implementation and driver version, profile_inherited, profile_backing_lacks), so `xgpu query`
+// shows where each value came from and what the backing device cannot do.
 std::string extras_text(const ProfileDevice& device) {
   std::string text;
   if (has(device.file.device, "vendor_extras"))
@@ -111,6 +111,7 @@ std::string extras_text(const ProfileDevice& device) {
   for (const auto& field : device.inherited) inherited += (inherited.empty() ? "" : ",") + field;
   text += "profile_inherited=" + inherited + "\n";
   text += "profile_backing_implementation=" + device.backing_caps.implementation + "\n";
+  text += "profile_backing_driver_version=" + device.backing_caps.driver_version + "\n";
   text += "profile_backing_lacks=" + backing_lacks(device) + "\n";
   return text;
 }

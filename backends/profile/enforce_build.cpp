@@ -8,32 +8,25 @@
 // -cl-ext=-cl_khr_fp64 because the driver under the profile need not be clang-based nor
 // pass that option on; the driver's own headers are included before the source, so their
 // declarations are untouched.
-#include <cstdio>
-
 #include "enforce.hpp"
 #include "xgpu/common/errors.hpp"
 
 namespace xgpu::profile {
 namespace {
 
-std::string version_text(int major, int minor) {
-  return std::to_string(major) + "." + std::to_string(minor);
-}
-
 void check_std(const ProfileDevice& device, const std::string& option) {
-  int major = 0, minor = 0;
-  if (std::sscanf(option.c_str(), "-cl-std=CL%d.%d", &major, &minor) != 2) return;
+  const drivers::Version asked = drivers::cl_std_version(option);
+  if (asked.empty()) return;
   const DeviceCaps& profile = device.caps;
   const DeviceCaps& backing = device.backing_caps;
-  if (version_below(profile.language_major, profile.language_minor, major, minor))
-    common::fail(kClInvalidBuildOptions,
-                 device.label + " supports OpenCL C " +
-                     version_text(profile.language_major, profile.language_minor) +
-                     "; the build asked for " + option);
-  if (version_below(backing.language_major, backing.language_minor, major, minor))
+  if (asked > profile.language)
+    common::fail(kClInvalidBuildOptions, device.label + " supports OpenCL C " +
+                                             profile.language.text() + "; the build asked for " +
+                                             option);
+  if (asked > backing.language)
     common::fail(kClInvalidBuildOptions,
                  "the backing device " + backing.name + " supports OpenCL C " +
-                     version_text(backing.language_major, backing.language_minor) +
+                     backing.language.text() +
                      " (its limit, not the profile's); the build asked for " + option);
 }
 

@@ -17,61 +17,26 @@ namespace {
 
 bool g_inner_loaded = false;
 
-// An entry with nothing to add: the inner module's, with its failure text carried over to
-// this module's last_error() (the core asks this module, not the inner one). An optional
-// member the inner module lacks is UNSUPPORTED, as the ABI says.
-template <auto Member, class Function>
-struct Forward;
+}  // namespace
+
+// A member this module does not decorate (entries.hpp) is the inner module's, with its failure
+// text carried over to this module's last_error() (the core asks this module, not the inner
+// one). An optional member the inner module lacks is UNSUPPORTED, as the ABI says.
 template <auto Member, class... Args>
-struct Forward<Member, xgpu_status (*)(Args...)> {
-  static xgpu_status call(Args... args) {
-    return common::guard([&] {
-      if (!(inner().*Member)) return XGPU_STATUS_UNSUPPORTED;
-      return pass((inner().*Member)(args...));
-    });
-  }
-};
-#define XGPU_PROFILE_FORWARD(member) \
-  Forward<&xgpu_backend_v1::member, decltype(xgpu_backend_v1::member)>::call
+xgpu_status fallback(Args... args) {
+  return common::guard([&] {
+    if (!(inner().*Member)) return XGPU_STATUS_UNSUPPORTED;
+    return pass((inner().*Member)(args...));
+  });
+}
+
+#include "xgpu/common/backend_fallbacks.inc"
+#include "xgpu/common/backend_table.inc"
+
+namespace {
 
 xgpu_backend_v1 make_table() {
-  xgpu_backend_v1 t{};
-  t.struct_size = sizeof(xgpu_backend_v1);
-  t.abi_version = XGPU_BACKEND_ABI_VERSION;
-  t.name = "profile";
-  t.init = init;
-  t.status_name = status_name;
-  t.last_error = common::last_error;
-  t.retain = retain;
-  t.release = release;
-  t.device_count = device_count;
-  t.device_get = device_get;
-  t.device_info = device_info;
-  t.context_create = context_create;
-  t.queue_create = queue_create;
-  t.queue_flush = XGPU_PROFILE_FORWARD(queue_flush);
-  t.queue_finish = XGPU_PROFILE_FORWARD(queue_finish);
-  t.buffer_create = buffer_create;
-  t.buffer_write = XGPU_PROFILE_FORWARD(buffer_write);
-  t.buffer_read = XGPU_PROFILE_FORWARD(buffer_read);
-  t.buffer_copy = XGPU_PROFILE_FORWARD(buffer_copy);
-  t.buffer_fill = XGPU_PROFILE_FORWARD(buffer_fill);
-  t.buffer_map = XGPU_PROFILE_FORWARD(buffer_map);
-  t.buffer_unmap = XGPU_PROFILE_FORWARD(buffer_unmap);
-  t.program_create = program_create;
-  t.program_build = program_build;
-  t.program_build_log = program_build_log;
-  t.program_kernel_names = XGPU_PROFILE_FORWARD(program_kernel_names);
-  t.kernel_create = kernel_create;
-  t.kernel_arg_count = XGPU_PROFILE_FORWARD(kernel_arg_count);
-  t.kernel_arg_info = XGPU_PROFILE_FORWARD(kernel_arg_info);
-  t.kernel_set_arg = kernel_set_arg;
-  t.kernel_set_arg_buffer = kernel_set_arg_buffer;
-  t.kernel_set_arg_local = kernel_set_arg_local;
-  t.kernel_launch = kernel_launch;
-  t.event_wait = XGPU_PROFILE_FORWARD(event_wait);
-  t.event_status = XGPU_PROFILE_FORWARD(event_status);
-  t.event_profile = XGPU_PROFILE_FORWARD(event_profile);
+  xgpu_backend_v1 t = make_backend_table("profile");
   // No program binaries, so the core's kernel cache keeps nothing for a profile device: its
   // key (source, options, the device's name and versions) cannot see what this module puts
   // before the source (the extension macros of the profile), and an edited profile would
@@ -79,12 +44,6 @@ xgpu_backend_v1 make_table() {
   // it is given, so builds stay cheap.
   t.program_binary = nullptr;
   t.program_create_binary = nullptr;
-  t.native_handle = native_handle;
-  t.kernel_limit = kernel_limit;
-  t.blas_gemm = XGPU_PROFILE_FORWARD(blas_gemm);
-  t.kernel_launch_with_args = kernel_launch_with_args;
-  t.queue_barrier = XGPU_PROFILE_FORWARD(queue_barrier);
-  t.buffer_create_sub = buffer_create_sub;
   return t;
 }
 

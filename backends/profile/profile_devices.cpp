@@ -1,16 +1,18 @@
 // Making the profile devices from the environment, and finding their backing devices.
 #include "profile_devices.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <deque>
 #include <sstream>
 
 #include "device_info_entry.hpp"
 #include "inner_module.hpp"
-#include "shipped_profiles.hpp"
+#include "xgpu/common/device_kind.hpp"
 #include "xgpu/common/errors.hpp"
 #include "xgpu/common/log.hpp"
 #include "xgpu/common/settings.hpp"
+#include "xgpu/common/shipped_profiles.hpp"
 
 namespace xgpu::profile {
 namespace {
@@ -49,21 +51,16 @@ bool all_digits(const std::string& text) {
   return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
 }
 
-// A small selector over the inner module's devices only (the core's selector lives in the
-// core, out of a module's reach): "cpu", "gpu", "accelerator", "*", an implementation or
-// hardware vendor ("pocl", "oclgrind", "intel"), each with an optional ":N", or a plain index
-// among the opencl module's devices. An "opencl:" prefix is allowed.
+// A small selector over the inner module's devices only: "cpu", "gpu", "accelerator", "*", an
+// implementation or hardware vendor ("pocl", "oclgrind", "intel"), each with an optional ":N",
+// or a plain index among the opencl module's devices. An "opencl:" prefix is allowed. What a
+// word matches is the core selector's rule (xgpu/common/device_kind.hpp): no type word matches
+// a simulator, so "cpu" never picks Oclgrind, which claims every type at once.
 bool matches(xgpu_device device, const std::string& what) {
-  const std::uint64_t type = inner_type(device);
-  if (what == "*") return true;
-  // The default backing: a device that is only a CPU. Oclgrind says cpu, gpu and accelerator
-  // at once, and simulating on a simulator is ~1000 times slower.
-  if (what == "default") return type == XGPU_TYPE_CPU;
-  if (what == "cpu") return type & XGPU_TYPE_CPU;
-  if (what == "gpu") return type & XGPU_TYPE_GPU;
-  if (what == "accelerator") return type & XGPU_TYPE_ACCELERATOR;
-  return inner_text(device, XGPU_DEVICE_IMPLEMENTATION) == what ||
-         inner_text(device, XGPU_DEVICE_HARDWARE_VENDOR) == what;
+  const std::string vendor = inner_text(device, XGPU_DEVICE_HARDWARE_VENDOR);
+  const std::string implementation = inner_text(device, XGPU_DEVICE_IMPLEMENTATION);
+  return common::matches_selector_word(
+      what, {static_cast<std::uint32_t>(inner_type(device)), vendor, implementation});
 }
 
 xgpu_device select_backing(const std::string& selector) {
@@ -71,15 +68,17 @@ xgpu_device select_backing(const std::string& selector) {
   inner().device_count(&count);
   std::vector<xgpu_device> devices(count);
   for (std::uint32_t i = 0; i < count; ++i) inner().device_get(i, &devices[i]);
+  // The default backing: the first CPU device (simulating on a simulator would be ~1000 times
+  // slower).
   if (selector.empty()) {
-    for (const char* what : {"default", "cpu"})
-      for (xgpu_device device : devices)
-        if (matches(device, what)) return device;
+    for (xgpu_device device : devices)
+      if (matches(device, "cpu")) return device;
   }
   std::vector<std::string> parts = split(selector, ':');
   if (!parts.empty() && parts[0] == "opencl") parts.erase(parts.begin());
   std::size_t skip = 0;
   std::string what = parts.empty() ? "*" : parts[0];
+  for (char& c : what) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (parts.size() == 1 && all_digits(what)) {
     skip = std::stoul(what);
     what = "*";
@@ -133,14 +132,14 @@ DeviceCaps profile_caps(const nlohmann::json& device, const DeviceCaps& backing)
     for (const auto& word : device["extensions"]) caps.extensions.insert(word.get<std::string>());
   }
   // A version text without "OpenCL C <major>.<minor>" limits nothing: the backing's stands.
-  int major = 0, minor = 0;
-  if (has("language_version"))
-    parse_language_version(device["language_version"].get<std::string>(), major, minor);
-  if (major > 0) {
-    caps.language_major = major;
-    caps.language_minor = minor;
+  if (has("language_version")) {
+    const drivers::Version language =
+        drivers::opencl_c_version(device["language_version"].get<std::string>());
+    if (!language.empty()) caps.language = language;
   }
-  if (has("device_version")) allow_opencl_c_3(device["device_version"].get<std::string>(), caps);
+  if (has("device_version"))
+    caps.language = drivers::newest_opencl_c(
+        caps.language, drivers::opencl_version(device["device_version"].get<std::string>()));
   return caps;
 }
 
@@ -156,9 +155,9 @@ std::string resolve_profile_path(const std::string& entry) {
   const bool bare = entry.find('/') == std::string::npos &&
                     (entry.size() < 5 || entry.compare(entry.size() - 5, 5, ".json") != 0);
   if (!bare) return entry;
-  if (auto path = xgpu_profile::find_shipped_profile(entry)) return *path;
+  if (auto path = common::find_shipped_profile(entry)) return *path;
   std::string dirs;
-  for (const auto& dir : xgpu_profile::shipped_profile_dirs()) dirs += " " + dir;
+  for (const auto& dir : common::shipped_profile_dirs()) dirs += " " + dir;
   common::fail(XGPU_STATUS_INVALID_VALUE,
                "profile \"" + entry + "\": no shipped profile of that name (searched:" + dirs +
                    "); a file path needs a '/' or a .json ending");

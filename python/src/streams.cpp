@@ -54,7 +54,8 @@ PyEvent marker_of(const StreamPtr& stream) {
 
 // A marker asks the stream: it completes once everything before it has. The driver runs it
 // shortly on an idle stream, though not at once (a CPU driver's worker thread has to be
-// scheduled: on a loaded 2-core machine 500 us was seen too short), so the answer is the
+// scheduled, which on a loaded machine took longer than a fraction of a millisecond), so the
+// answer is the
 // marker's status after a poll of at most 20 ms: a busy stream answers False after that
 // bound, never after its pending work.
 bool query_stream(Stream& s) {

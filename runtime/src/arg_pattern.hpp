@@ -3,9 +3,9 @@
 // checks against the kernel's signature (kind, address space, type), so those run once per
 // kernel and pattern instead of once per launch; what depends on the values (an empty buffer,
 // a buffer of another context, local memory of 0 bytes, an integer converted to the
-// parameter's type) is still checked at every launch. Callgrind, an 8-argument kernel on
-// PoCL: preparing its arguments took ~1,530 instructions a launch; with the pattern matched,
-// ~210 (see docs/BENCHMARKS.md's dispatch section for the method).
+// parameter's type) is still checked at every launch. Matching the pattern is one
+// comparison, where the signature's checks are most of what preparing a launch's arguments
+// costs (docs/BENCHMARKS.md counts a launch's instructions).
 #pragma once
 
 #include <cstddef>

@@ -2,6 +2,7 @@
 #include "xgpu/interop.hpp"
 
 #include "objects.hpp"
+#include "registry.hpp"
 
 namespace xgpu::interop {
 namespace {
@@ -26,6 +27,14 @@ const detail::DeviceRecord* record_of(const Device& device) {
 }  // namespace
 
 const std::string& backend(const Device& device) { return record_of(device)->module->name; }
+
+std::string status_name(const std::string& backend, std::int32_t status) {
+  const detail::Module* module = detail::Registry::instance().module_named(backend);
+  if (module == nullptr)
+    throw Error(Errc::invalid_argument, "no '" + backend + "' backend is loaded",
+                "xgpu::interop::status_name");
+  return module->status_name(status);
+}
 
 void* native(const Device& device) {
   const detail::DeviceRecord* record = record_of(device);

@@ -7,6 +7,7 @@
 #include "queue_commands.hpp"
 #include "signature.hpp"
 #include "trace/hooks.hpp"
+#include "xgpu/common/drivers/version.hpp"
 #include "xgpu/queue.hpp"
 
 namespace xgpu {
@@ -27,8 +28,7 @@ constexpr std::chrono::milliseconds kSaveLaunchedAfter{300};
 // -cl-uniform-work-group-size. Read only when a launch has such a group (not per launch).
 std::string no_partial_groups(const DeviceInfo& device, const std::string& options) {
   if (!device.non_uniform_work_groups) return "this device has no non-uniform work-groups";
-  const bool opencl_c_2 = options.find("-cl-std=CL2") != std::string::npos ||
-                          options.find("-cl-std=CL3") != std::string::npos;
+  const bool opencl_c_2 = drivers::cl_std_version(options) >= drivers::Version{2, 0};
   if (!opencl_c_2 || options.find("-cl-uniform-work-group-size") != std::string::npos)
     return "non-uniform work-groups need a program built with -cl-std=CL2.0 or later";
   return {};

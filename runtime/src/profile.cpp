@@ -1,7 +1,8 @@
 // xgpu::add_profile: the environment the profile module reads, set from a program (through the
 // settings registry, before the registry of devices is made: setenv() is safe only while no
-// other thread reads the environment). The core knows nothing else of profiles: the module
-// reads these variables at its init().
+// other thread reads the environment); and where the shipped profiles are, the profile module's
+// own search (backends/common). The core knows nothing else of profiles: the module reads these
+// variables at its init().
 #include "xgpu/profile.hpp"
 
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include "registry.hpp"
 #include "xgpu/common/settings.hpp"
+#include "xgpu/common/shipped_profiles.hpp"
 #include "xgpu/error.hpp"
 
 namespace xgpu {
@@ -50,5 +52,13 @@ void add_profile(const std::string& profile, const std::string& backing_selector
   const std::string list = common::setting_text(Setting::profile);
   common::write_setting(Setting::profile, list.empty() ? profile : list + ":" + profile);
 }
+
+std::vector<std::string> shipped_profile_dirs() { return common::shipped_profile_dirs(); }
+
+std::optional<std::string> find_shipped_profile(const std::string& name) {
+  return common::find_shipped_profile(name);
+}
+
+std::vector<std::string> shipped_profile_names() { return common::shipped_profile_names(); }
 
 }  // namespace xgpu

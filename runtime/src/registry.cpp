@@ -201,6 +201,12 @@ std::vector<const DeviceRecord*> Registry::hidden_devices() const {
   return hidden;
 }
 
+const Module* Registry::module_named(const std::string& name) const {
+  for (const auto& module : modules_)
+    if (module->name == name) return module.get();
+  return nullptr;
+}
+
 std::vector<std::string> Registry::backend_names() const {
   std::set<std::string> names = {"opencl", "cuda", "level_zero", "hip"};  // known and planned
   for (const auto& module : modules_) names.insert(module->name);

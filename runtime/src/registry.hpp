@@ -54,6 +54,8 @@ class Registry {
   const std::vector<BackendReport>& reports() const { return reports_; }
   const std::vector<std::string>& search_path() const { return search_path_; }
   std::vector<std::string> backend_names() const;
+  /// The loaded module of that name, or nullptr.
+  const Module* module_named(const std::string& name) const;
 
  private:
   Registry();

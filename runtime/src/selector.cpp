@@ -1,5 +1,7 @@
-// Parsing and matching device selectors. Type words never match a simulator (Oclgrind
-// claims to be every type at once): it is picked by name, by `*` or by index.
+// Parsing and matching device selectors. What a word matches is backends/common's rule
+// (xgpu/common/device_kind.hpp), which the profile module's backing selector shares: type
+// words never match a simulator (Oclgrind claims to be every type at once), it is picked by
+// name, by `*` or by index.
 #include "selector.hpp"
 
 #include <algorithm>
@@ -11,13 +13,6 @@
 
 namespace xgpu::detail {
 namespace {
-
-const std::vector<std::string> kTypeWords = {"gpu", "cpu", "accelerator", "*"};
-// Vendor words accepted even when no device of that vendor is present, so that a
-// selector written for another machine parses and simply matches nothing.
-const std::vector<std::string> kVendorWords = {
-    "nvidia", "amd",  "intel",    "arm",       "apple",     "qualcomm", "imagination",
-    "mesa",   "pocl", "oclgrind", "simulator", "microsoft", "samsung",  "mali"};
 
 [[noreturn]] void bad(std::string_view selector, const std::string& why) {
   throw Error(Errc::invalid_selector,
@@ -60,7 +55,8 @@ std::vector<std::string> split(const std::string& text, char separator) {
 
 std::string expected_words(const std::vector<std::string>& backends) {
   std::string text = "expected a type (gpu, cpu, accelerator, *), a vendor (";
-  for (std::size_t i = 0; i < kVendorWords.size(); ++i) text += (i ? ", " : "") + kVendorWords[i];
+  const std::vector<std::string>& vendors = common::selector_vendor_words();
+  for (std::size_t i = 0; i < vendors.size(); ++i) text += (i ? ", " : "") + vendors[i];
   text += "), a backend (";
   for (std::size_t i = 0; i < backends.size(); ++i) text += (i ? ", " : "") + backends[i];
   return text + ") or a device index";
@@ -91,14 +87,16 @@ SelectorTerm parse_term(std::string_view selector, const std::string& text,
     if (term.index) bad(selector, "term '" + text + "' has two indices");
     term.index = std::stoul(what);
     term.what = term.backend.empty() ? "" : "*";
-  } else if (contains(kTypeWords, what) || contains(kVendorWords, what)) {
+  } else if (contains(common::selector_type_words(), what) ||
+             contains(common::selector_vendor_words(), what)) {
     term.what = what;
   } else if (term.backend.empty() && contains(backends, what)) {
     term.backend = what;
     term.what = "*";
   } else {
-    std::vector<std::string> words = kTypeWords;
-    words.insert(words.end(), kVendorWords.begin(), kVendorWords.end());
+    std::vector<std::string> words = common::selector_type_words();
+    const std::vector<std::string>& vendors = common::selector_vendor_words();
+    words.insert(words.end(), vendors.begin(), vendors.end());
     words.insert(words.end(), backends.begin(), backends.end());
     const std::string suggestion = util::did_you_mean(what, words);
     bad(selector, "unknown word '" + what + "'" +
@@ -106,14 +104,6 @@ SelectorTerm parse_term(std::string_view selector, const std::string& text,
                                           : suggestion + " (" + expected_words(backends) + ")"));
   }
   return term;
-}
-
-bool what_matches(const std::string& what, const DeviceInfo& info) {
-  if (what == "*") return true;
-  if (what == "gpu") return is_gpu(info);
-  if (what == "cpu") return is_cpu(info);
-  if (what == "accelerator") return (info.type & DeviceType::accelerator) && !is_simulator(info);
-  return lower(info.hardware_vendor) == what || lower(info.implementation) == what;
 }
 
 }  // namespace
@@ -140,7 +130,8 @@ std::vector<const DeviceRecord*> match_term(const SelectorTerm& term,
   }
   for (const DeviceRecord* device : devices) {
     if (!term.backend.empty() && device->info.backend != term.backend) continue;
-    if (what_matches(term.what, device->info)) matches.push_back(device);
+    if (common::matches_selector_word(term.what, device_kind(device->info)))
+      matches.push_back(device);
   }
   if (term.index) {
     if (*term.index >= matches.size()) return {};

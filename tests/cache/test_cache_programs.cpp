@@ -123,7 +123,7 @@ namespace {
 // A kernel with a required work-group size, as GEMM's, that spins `rounds` steps of an integer
 // generator (exact on every device), then one more kernel, slow to compile, after it in the
 // program: PoCL compiles the kernels one by one when a binary is fetched, so the second one
-// keeps the first one's fresh generic entry at a count of 0 for a while (quirks.cpp,
+// keeps the first one's fresh generic entry at a count of 0 for a while (known_drivers.def,
 // finish_queues_before_binary).
 std::string spinning_source() {
   static std::mt19937_64 random(std::random_device{}());
@@ -257,7 +257,7 @@ class JoinAtScopeEnd {
   std::thread& thread_;
 };
 
-/// Runs `body` on each PoCL device, whose binary fetch waits for its queues (quirks.cpp,
+/// Runs `body` on each PoCL device, whose binary fetch waits for its queues (known_drivers.def,
 /// finish_queues_before_binary); on Oclgrind the gate's raw OpenCL calls would race the
 /// module's, which xgpu serialises (serialize_all_calls). Checks that it ran where PoCL is.
 template <class Body>

@@ -3,7 +3,8 @@
 line `N passed, 0 failed, N skipped`, the time taken, and with --reports that the JUnit file
 parses as XML (one <testsuite> per device, skips with a message) and the JSON file as JSON
 with a fingerprint per device, which then serves as a --baseline. With --allowed-skips FILE
-(tests/conform/allowed_skips/<device kind>.txt), a check that skips without being listed there
+(allowed_skips/<device kind>.txt in the build tree, written from the table of known drivers,
+backends/common/xgpu/common/drivers/known_drivers.def), a check that skips without being listed there
 fails the run, naming it; a listed check that ran is reported as a warning.
 
 With --clean-output, every line of stdout must be part of the table, the details or the
@@ -132,8 +133,9 @@ def check_skips(json_path, allowed_path):
     for line in stale:
         print(f"WARNING: listed in {allowed_path} but no longer skipped: {line}")
     if new:
-        fail(f"newly skipped checks (if that is right, list each with the reason in "
-             f"{allowed_path}):\n  " + "\n  ".join(new))
+        fail(f"newly skipped checks (if that is right, add each with the reason to the table "
+             f"of known drivers, known_drivers.def, which writes {allowed_path}):\n  "
+             + "\n  ".join(new))
 
 
 def main():

@@ -1,8 +1,9 @@
 // Every registered conformance check on every device, one Catch2 section each, and tests of
 // the runner itself: a deliberately wrong reference must come out as a failure with a clear
 // line and a non-zero exit status. A skip passes only when the device kind's allowlist
-// (allowed_skips/<implementation>.txt, in the folder XGPU_CONFORM_ALLOWED_SKIPS names) lists
-// the check: a newly skipped check fails, naming itself; a listed check that ran is a warning.
+// (allowed_skips/<implementation>.txt, in the folder XGPU_CONFORM_ALLOWED_SKIPS names, written
+// from the table of known drivers, known_drivers.def) lists the check: a newly skipped check
+// fails, naming itself; a listed check that ran is a warning.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -84,15 +85,16 @@ TEST_CASE("every conformance check on every device", "[conform][checks]") {
             SUCCEED("skipped, as " << allowed->path << " allows: " << result.detail);
           } else {
             FAIL_CHECK("newly skipped: " << name << " (" << result.detail << ") on "
-                                         << device.describe() << "; if that is right, list it "
-                                         << "with the reason in " << allowed->path);
+                                         << device.describe() << "; if that is right, add it "
+                                         << "with the reason to the table of known drivers, "
+                                         << "known_drivers.def");
           }
         } else {
           INFO(name << ": " << result.detail);
           CHECK(result.outcome == Outcome::pass);
           if (listed) {
             WARN(name << " is listed in " << allowed->path << " but no longer skips: "
-                      << "remove it from the list");
+                      << "remove it from known_drivers.def");
           }
         }
       }

@@ -1,11 +1,12 @@
 // libFuzzer target for profile files (any JSON that XGPU_PROFILE names): read_profile_file
 // accepts a file or refuses it with common::Failure naming the file, and the version texts
-// of an accepted file go through the readers the profile module applies to them.
+// of an accepted file go through the readers the profile module applies to them (the one
+// version parser of xgpu/common/drivers/version.hpp).
 #include <string>
 
-#include "device_caps.hpp"
 #include "fuzz_support.hpp"
 #include "profile_file.hpp"
+#include "xgpu/common/drivers/version.hpp"
 #include "xgpu/common/errors.hpp"
 
 namespace {
@@ -28,9 +29,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   if (!file.device.is_object()) xgpu_fuzz::fail("an accepted profile without a device object");
-  xgpu::profile::DeviceCaps caps;
-  xgpu::profile::parse_language_version(text_field(file.device, "language_version"),
-                                        caps.language_major, caps.language_minor);
-  xgpu::profile::allow_opencl_c_3(text_field(file.device, "device_version"), caps);
+  namespace drivers = xgpu::drivers;
+  const drivers::Version language = drivers::newest_opencl_c(
+      drivers::opencl_c_version(text_field(file.device, "language_version")),
+      drivers::opencl_version(text_field(file.device, "device_version")));
+  (void)language.text();
   return 0;
 }

@@ -3,6 +3,9 @@
 // them and keeps the real devices; a command failing on a device names itself. Each module
 // file loaded on its own: test_module_files.cpp (white-box).
 #include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
 
 #include "test_support.hpp"
 #include "xgpu/backend.h"
@@ -24,6 +27,82 @@ std::optional<std::string> stub_dir() {
 }
 
 }  // namespace
+
+TEST_CASE("the module table keeps the layout of ABI v1", "[modules]") {
+  // Pinned by hand: every member of xgpu_backend_v1 as ABI v1 has it (LP64), at the offset a
+  // module built against it fills. A member moved, removed, resized or inserted before the end
+  // breaks every module built earlier; a new one is appended after these.
+  static_assert(sizeof(void*) == 8, "the offsets below are those of LP64");
+  struct Member {
+    std::string name;
+    std::size_t offset;
+  };
+  const std::vector<Member> v1 = {{"struct_size", 0},
+                                  {"abi_version", 4},
+                                  {"name", 8},
+                                  {"init", 16},
+                                  {"status_name", 24},
+                                  {"last_error", 32},
+                                  {"retain", 40},
+                                  {"release", 48},
+                                  {"device_count", 56},
+                                  {"device_get", 64},
+                                  {"device_info", 72},
+                                  {"context_create", 80},
+                                  {"queue_create", 88},
+                                  {"queue_flush", 96},
+                                  {"queue_finish", 104},
+                                  {"buffer_create", 112},
+                                  {"buffer_write", 120},
+                                  {"buffer_read", 128},
+                                  {"buffer_copy", 136},
+                                  {"buffer_fill", 144},
+                                  {"buffer_map", 152},
+                                  {"buffer_unmap", 160},
+                                  {"program_create", 168},
+                                  {"program_build", 176},
+                                  {"program_build_log", 184},
+                                  {"program_kernel_names", 192},
+                                  {"kernel_create", 200},
+                                  {"kernel_arg_count", 208},
+                                  {"kernel_arg_info", 216},
+                                  {"kernel_set_arg", 224},
+                                  {"kernel_set_arg_buffer", 232},
+                                  {"kernel_set_arg_local", 240},
+                                  {"kernel_launch", 248},
+                                  {"event_wait", 256},
+                                  {"event_status", 264},
+                                  {"event_profile", 272},
+                                  {"program_binary", 280},
+                                  {"program_create_binary", 288},
+                                  {"native_handle", 296},
+                                  {"kernel_limit", 304},
+                                  {"blas_gemm", 312},
+                                  {"kernel_launch_with_args", 320},
+                                  {"queue_barrier", 328},
+                                  {"buffer_create_sub", 336},
+                                  {"buffer_copy_peer", 344}};
+  // The table as xgpu/backend_members.def declares it now.
+  std::vector<Member> now = {{"struct_size", offsetof(xgpu_backend_v1, struct_size)},
+                             {"abi_version", offsetof(xgpu_backend_v1, abi_version)},
+                             {"name", offsetof(xgpu_backend_v1, name)}};
+#define XGPU_BACKEND_MEMBER(presence, result, member, parameters) \
+  now.push_back({#member, offsetof(xgpu_backend_v1, member)});
+#include "xgpu/backend_members.def"
+#undef XGPU_BACKEND_MEMBER
+  REQUIRE(now.size() >= v1.size());
+  for (std::size_t i = 0; i < v1.size(); ++i) {
+    INFO("member " << i);
+    CHECK(now[i].name == v1[i].name);
+    CHECK(now[i].offset == v1[i].offset);
+  }
+  // Members appended since follow one pointer apart, and the struct ends with the last.
+  for (std::size_t i = v1.size(); i < now.size(); ++i)
+    CHECK(now[i].offset == now[i - 1].offset + sizeof(void*));
+  CHECK(sizeof(xgpu_backend_v1) == now.back().offset + sizeof(void*));
+  CHECK(sizeof(xgpu_backend_v1) >= 352);
+  CHECK(XGPU_BACKEND_V1_REQUIRED_SIZE == 280);
+}
 
 TEST_CASE("stub modules on XGPU_BACKEND_PATH are listed and real devices kept", "[modules]") {
   const auto dir = stub_dir();

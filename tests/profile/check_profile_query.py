@@ -7,6 +7,10 @@
                           profile reports every field as captured
   bad XGPU FILE TEXT...   the profile module refuses FILE, its message names the file and
                           each TEXT, and the opencl module's devices are still listed
+  backing XGPU FILE SELECTOR TEXT...
+                          with XGPU_PROFILE_BACKING=SELECTOR the profile module offers no
+                          device and its message names each TEXT (a selector matching none of
+                          the opencl module's devices, which are still listed)
 
 The caller's environment (OCL_ICD_VENDORS) is kept; XGPU_PROFILE is set here.
 """
@@ -30,11 +34,14 @@ SCHEMA_FIELDS = [
 ]
 
 
-def query(xgpu, profile, *args):
+def query(xgpu, profile, *args, backing=None):
     env = dict(os.environ)
     env.pop("XGPU_PROFILE", None)
+    env.pop("XGPU_PROFILE_BACKING", None)
     if profile is not None:
         env["XGPU_PROFILE"] = profile
+    if backing is not None:
+        env["XGPU_PROFILE_BACKING"] = backing
     out = subprocess.run([xgpu, "query", "--json", *args], env=env, capture_output=True,
                          text=True, check=False)
     if out.returncode != 0:
@@ -95,14 +102,14 @@ def check_roundtrip(xgpu, selector):
     return errors, f"{device['name']} captured and reported back"
 
 
-def check_bad(xgpu, path, texts):
-    document = query(xgpu, path)
+def check_bad(xgpu, path, texts, backing=None):
+    document = query(xgpu, path, backing=backing)
     errors = []
     modules = [b for b in document["backends"] if b["name"] == "profile"]
     if len(modules) != 1:
         return [f"no profile module among {document['backends']}"], ""
     message = modules[0]["message"]
-    for text in [path, *texts]:
+    for text in [path, *texts] if backing is None else texts:
         if text not in message:
             errors.append(f"the profile module's message does not name {text!r}: {message!r}")
     if any(d["backend"] == "profile" for d in document["devices"]):
@@ -120,6 +127,8 @@ def main():
         errors, summary = check_roundtrip(xgpu, sys.argv[3])
     elif mode == "bad":
         errors, summary = check_bad(xgpu, sys.argv[3], sys.argv[4:])
+    elif mode == "backing":
+        errors, summary = check_bad(xgpu, sys.argv[3], sys.argv[5:], backing=sys.argv[4])
     else:
         sys.exit(f"unknown mode {mode}")
     for error in errors:

@@ -104,9 +104,10 @@ if(TARGET xgpu-backend-profile)
     # By name, as a user would: the module finds it through shipped_profiles.hpp.
     add_test(NAME conform.profile.${name}
              COMMAND xgpu-cli conform --profile ${name} --quick)
-    # Quick sizes: 6-19 s each with a warm PoCL kernel cache; with a cold one 35-56 CPU-s,
-    # 77-113 s on a loaded 2-core machine (each profile's prelude makes its sources new to
-    # PoCL's cache). A check of a feature the profile claims and PoCL lacks (fp16, sub-groups,
+    # Quick sizes: seconds each with a warm PoCL kernel cache; a cold one costs several times
+    # that, and over a minute on a loaded 2-core machine (each profile's prelude makes its
+    # sources new to PoCL's cache).
+    # A check of a feature the profile claims and PoCL lacks (fp16, sub-groups,
     # non-uniform work-groups) skips naming the backing device; PoCL's known math deviations
     # are skipped as PoCL's. The timeout is the time budget: twice the cold time.
     set_tests_properties(conform.profile.${name} PROPERTIES

@@ -96,6 +96,7 @@ Registry all_checks() {
 }
 
 Result run_check(const Check& check, Env& env) {
+  env.check_ = check.suite + "/" + check.name;
   const std::string missing = missing_capability(check.needs, env.info());
   if (!missing.empty()) return skip(missing);
   try {

@@ -34,6 +34,8 @@ Result fail_expected(const std::string& what, const E& expected, const G& got) {
   return fail(text.str());
 }
 
+struct Check;
+
 /// One device's context and queue, shared by the checks run on it, plus programs built once
 /// for several checks (math, atomics) so that slow compilers are not asked twice.
 class Env {
@@ -44,6 +46,9 @@ class Env {
   Context& context() { return context_; }
   Queue& queue() { return queue_; }
   bool quick() const { return quick_; }
+  /// The check running on it ("suite/name"), set by run_check(): what the table of known
+  /// drivers is asked about (known_deviations.hpp).
+  const std::string& check() const { return check_; }
   /// Problem size: `full` normally, `quick_size` with --quick.
   std::size_t size(std::size_t full, std::size_t quick_size) const {
     return quick_ ? quick_size : full;
@@ -78,6 +83,8 @@ class Env {
   std::map<std::string, Program> programs_;
   std::multimap<std::string, Patch> patches_;
   Exhaustive exhaustive_;
+  std::string check_;
+  friend Result run_check(const Check& check, Env& env);
 };
 
 /// The description of one check.

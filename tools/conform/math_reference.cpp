@@ -7,8 +7,8 @@
 #include <limits>
 #include <string>
 
+#include "known_deviations.hpp"
 #include "math_check.hpp"
-#include "profile_backing.hpp"
 
 namespace xgpu::conform::math {
 
@@ -42,38 +42,12 @@ Result check_double_function(Env& env, const Program& program, const Function& f
   return check_function<double>(env, program, f);
 }
 
-namespace {
-
-// Deviations of an implementation seen by the math checks, reported as skips that name them
-// (and only while seen: a passing check passes). allowed_skips/<implementation>.txt lists them.
-struct KnownDeviation {
-  const char* implementation;
-  const char* check;
-  const char* what;
-};
-constexpr KnownDeviation kKnownDeviations[] = {
-    {"oclgrind", "float_sinpi", "computes sin(pi * x) in float (no exact reduction)"},
-    {"oclgrind", "float_cospi", "computes cos(pi * x) in float (no exact reduction)"},
-    {"oclgrind", "float_tanpi", "computes tan(pi * x) in float (no exact reduction)"},
-    {"oclgrind", "float_lgamma_r_sign", "reports a wrong sign for some large negative x"},
-    {"oclgrind", "float_fract_fraction", "fract(+-inf) returns 0x1.fffffep-1, not +-0"},
-    {"pocl", "float_tgamma", "tgamma is 16.4 ulp off near -35 (bound 16)"},
-    {"pocl", "double_exp", "double exp overflows to inf about 100 ulp below DBL_MAX"},
-};
-
-}  // namespace
-
+// Deviations of a driver's math seen by the math checks (the table of known drivers' wrong
+// results), reported as skips that name them, and only while seen: a passing check passes.
 Result with_known_deviation(const Env& env, const std::string& check, Result result) {
   if (result.outcome != Outcome::fail) return result;
-  for (const KnownDeviation& known : kKnownDeviations) {
-    if (computing_implementation(env.info()) == known.implementation && check == known.check)
-      return skip(std::string("known ") + known.implementation + " deviation" +
-                  (env.info().implementation == known.implementation
-                       ? ""
-                       : " (of the profile's backing device)") +
-                  ": " + known.what + "; " + result.detail);
-  }
-  return result;
+  const std::string known = known_deviation(env, "math/" + check, result.detail);
+  return known.empty() ? result : skip(known);
 }
 
 }  // namespace xgpu::conform::math

@@ -6,41 +6,21 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <cstring>
 #include <thread>
 #include <xgpu/cache.hpp>
 #include <xgpu/interop.hpp>
 
+#include "known_deviations.hpp"
+
 namespace xgpu::conform::native {
 
 using namespace std::chrono_literals;
 
-namespace {
-
-int parse_version(const std::string& text) {  // "OpenCL 1.2 (Oclgrind 21.10)" -> 120
-  int major = 0, minor = 0;
-  if (std::sscanf(text.c_str(), "OpenCL %d.%d", &major, &minor) != 2) return 0;
-  return major * 100 + minor * 10;
-}
-
-}  // namespace
-
 std::string status_name(cl_int status) {
-  // The opencl module's table of OpenCL statuses, the one list of their names.
-  struct Named {
-    cl_int value;
-    const char* name;
-  };
-  static constexpr Named kNames[] = {
-#define XGPU_CL_STATUS(name, value) {value, #name},
-#include "cl_status_table.def"
-#undef XGPU_CL_STATUS
-  };
-  for (const Named& named : kNames) {
-    if (named.value == status) return named.name;
-  }
-  return "status " + std::to_string(status);
+  // The opencl module names its statuses (its one table of them), asked through libxgpu.
+  const std::string name = interop::status_name("opencl", status);
+  return name == "UNKNOWN" ? "status " + std::to_string(status) : name;
 }
 
 std::string execution_name(cl_int status) {
@@ -64,23 +44,12 @@ void quiet_cache() { xgpu::cache::flush(); }
 Native native_of(Env& env) {
   quiet_cache();
   return {opencl::context(env.context()), opencl::device(env.device()), opencl::queue(env.queue()),
-          env.info().implementation == "oclgrind", parse_version(env.info().device_version)};
+          avoids(env, env.check(), "flush_while_gated"),
+          drivers::opencl_version(env.info().device_version)};
 }
 
-const char* known_deviation(const DeviceInfo& info, Deviation deviation) {
-  if (info.implementation != "oclgrind") return nullptr;  // seen on Oclgrind 21.10
-  switch (deviation) {
-    case Deviation::lazy_linker:
-      return "known Oclgrind deviation: it links a call of an undefined function without "
-             "error and refuses only the kernel (CL_INVALID_KERNEL_NAME)";
-    case Deviation::unaligned_sub_buffers:
-      return "known Oclgrind deviation: it accepts sub-buffer origins that are not multiples "
-             "of CL_DEVICE_MEM_BASE_ADDR_ALIGN";
-    case Deviation::no_late_callbacks:
-      return "known Oclgrind deviation: a callback set on an event that has already completed "
-             "is never called";
-  }
-  return nullptr;
+std::string known_deviation(const Env& env) {
+  return conform::known_deviation(env, env.check(), {});
 }
 
 std::string build_log(cl_program program, cl_device_id device) {

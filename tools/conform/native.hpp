@@ -30,6 +30,7 @@
 #include <xgpu/opencl.hpp>
 
 #include "check.hpp"
+#include "xgpu/common/drivers/version.hpp"
 
 namespace xgpu::conform {
 
@@ -96,10 +97,10 @@ struct Native {
   cl_context context;
   cl_device_id device;
   cl_command_queue queue;
-  // Oclgrind runs a queue's commands in clFlush (it calls clFinish there, which spins until
-  // every command can run): flushing while a command waits on a user event would hang.
+  // The driver runs a queue's commands in clFlush, so flushing while a command waits on a user
+  // event would hang (known_drivers.def: flush_while_gated).
   bool flush_waits;
-  int version;  // the device's OpenCL version as 100 * major + 10 * minor (120 for 1.2)
+  drivers::Version version;  // the device's OpenCL version
 };
 
 // Lets xgpu's kernel cache writer save what it has pending, so that it does not call into
@@ -109,13 +110,11 @@ void quiet_cache();
 // The native handles of the Env, once the kernel cache writer is idle.
 Native native_of(Env& env);
 
-// Deviations from the specification seen on drivers this project tests with. A check that
-// observes exactly such a deviation reports a skip naming it; any other outcome still counts
-// (a driver that fixes it passes, one that fails differently fails).
-enum class Deviation { lazy_linker, unaligned_sub_buffers, no_late_callbacks };
-
-// The skip reason when the device's driver is known for `deviation`, else nullptr.
-const char* known_deviation(const DeviceInfo& info, Deviation deviation);
+// The skip reason when the table of known drivers names a wrong result of the running check
+// on the Env's driver, else empty. A check asks only once it observed exactly that deviation,
+// so any other outcome still counts (a driver that fixes it passes, one that fails
+// differently fails).
+std::string known_deviation(const Env& env);
 
 // The program's build log for `device`; empty when there is none or it cannot be read.
 std::string build_log(cl_program program, cl_device_id device);

@@ -23,6 +23,13 @@ inline std::string computing_implementation(const DeviceInfo& info) {
   return backing.empty() ? info.implementation : backing;
 }
 
+/// The driver version of that driver: the backing device's under a profile.
+inline std::string computing_driver_version(const DeviceInfo& info) {
+  return vendor_extra(info, "profile_backing_implementation").empty()
+             ? info.driver_version
+             : vendor_extra(info, "profile_backing_driver_version");
+}
+
 /// Why a feature the profile claims cannot be checked ("cl_khr_fp16 is in the profile but the
 /// backing device (NAME) lacks it"), or empty. `feature`: an extension name or
 /// non_uniform_work_groups, as the profile module lists them in profile_backing_lacks.

@@ -155,7 +155,7 @@ Result floating_to_integers(Env& env, const Program& program, const char* src,
   const std::size_t n = in.size();
   Buffer<F> a = env.context().alloc<F>(n);
   env.queue().write(a, in);
-  Deviations deviations(env.info());
+  Deviations deviations(env);
   const bool subnormals = keeps_subnormals(env);
   for (const IntType& t : types) {
     Buffer<std::uint64_t> r = env.context().alloc<std::uint64_t>(10 * n);
@@ -240,7 +240,7 @@ Result integer_to_floating(Env& env, const Program& program, const IntType& t, c
 
 Result integers_to_float(Env& env) {
   const Program program = float_program(env);
-  Deviations deviations(env.info());
+  Deviations deviations(env);
   for (Result r :
        {integer_to_floating<std::int8_t, float>(env, program, kIntegers[0], "float", deviations),
         integer_to_floating<std::uint8_t, float>(env, program, kIntegers[1], "float", deviations),
@@ -296,7 +296,7 @@ Result from_integer(Env& env, const Program& program, const IntType& s, Deviatio
 
 Result integer_saturation(Env& env) {
   const Program program = float_program(env);
-  Deviations deviations(env.info());
+  Deviations deviations(env);
   for (Result r : {from_integer<std::int16_t>(env, program, kIntegers[2], deviations),
                    from_integer<std::uint16_t>(env, program, kIntegers[3], deviations),
                    from_integer<std::int32_t>(env, program, kIntegers[4], deviations),
@@ -374,7 +374,7 @@ Result doubles_to_float(Env& env) {
   env.queue().write(a, in);
   env.queue().launch(double_program(env).kernel("double_to_float"), Range{n}, a, r);
   const std::vector<float> got = env.queue().read(r);
-  Deviations deviations(env.info());
+  Deviations deviations(env);
   const bool subnormals = keeps_subnormals(env);
   for (std::size_t i = 0; i < n; ++i) {
     for (int form = 0; form < 5; ++form) {
@@ -395,7 +395,7 @@ Result doubles_to_float(Env& env) {
 
 Result integers_to_double(Env& env) {
   const Program program = double_program(env);
-  Deviations deviations(env.info());
+  Deviations deviations(env);
   for (Result r :
        {integer_to_floating<std::int32_t, double>(env, program, kIntegers[4], "double", deviations),
         integer_to_floating<std::int64_t, double>(env, program, kIntegers[6], "double", deviations),

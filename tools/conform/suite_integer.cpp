@@ -208,7 +208,7 @@ Result builtins(Env& env, const char* name) {
   env.queue().launch(program.kernel(std::string("ops_") + name), Range{n}, a, b, c, r);
   const std::vector<std::uint64_t> got = env.queue().read(r);
   const int ops = t.bits == 64 ? 15 : 16;  // no upsample to 128 bits
-  Deviations deviations(env.info());
+  Deviations deviations(env);
   for (std::size_t i = 0; i < n; ++i) {
     for (int op = 0; op < ops; ++op) {
       const int arity = op == 0 || op == 7 || op == 14 ? 1 : op == 6 || op == 8 || op == 9 ? 3 : 2;
@@ -270,10 +270,9 @@ Result ctz_of(Env& env, const Program& program, const char* name) {
 }
 
 Result ctz(Env& env) {
-  const int version = opencl_c_version(env.info());
-  if (version < 200)
-    return skip("ctz is OpenCL C 2.0; the device compiles OpenCL C " +
-                std::to_string(version / 100) + "." + std::to_string(version / 10 % 10));
+  const Version version = opencl_c_version(env.info());
+  if (version < Version{2, 0})
+    return skip("ctz is OpenCL C 2.0; the device compiles OpenCL C " + version.text());
   const Program program = env.program("conform_integer_ctz.cl", kCtzSource, cl_std_option(version));
   for (Result r :
        {ctz_of<std::int8_t>(env, program, "char"), ctz_of<std::uint8_t>(env, program, "uchar"),

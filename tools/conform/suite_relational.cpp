@@ -195,7 +195,7 @@ Result relationals(Env& env) {
   env.queue().launch(program.kernel("vector4"), Range{n / 4}, a, b, vector);
   const std::vector<int> got = env.queue().read(scalar), got4 = env.queue().read(vector);
   const bool subnormals = keeps_subnormals(env);
-  Deviations deviations(env.info());
+  Deviations deviations(env);
   for (std::size_t i = 0; i < n; ++i) {
     for (int op = 0; op < 14; ++op) {
       Result r = check_answer(op, p.x[i], p.y[i], got[14 * i + op], false, subnormals, "");
@@ -242,7 +242,7 @@ Result selects(Env& env) {
   env.queue().launch(env.program("conform_relational.cl", kSource).kernel("selects"), Range{n4}, da,
                      db, dc, dr);
   const std::vector<std::int32_t> got = env.queue().read(dr);
-  Deviations deviations(env.info());
+  Deviations deviations(env);
   const char* names[5] = {"select(int4 a, int4 b, int4 c)", "select(int a, int b, int c)",
                           "select(float4 a, float4 b, int4 c)", "bitselect(int4 a, int4 b, int4 c)",
                           "bitselect(float4 a, float4 b, float4 c)"};

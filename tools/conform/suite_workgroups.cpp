@@ -49,22 +49,18 @@ kernel void sub_groups(global const int* in, global int* out) {
 
 bool on_opencl(const Env& env) { return interop::backend(env.device()) == "opencl"; }
 
-int device_version(const DeviceInfo& info) {
-  return version_number(info.device_version, "OpenCL ");
-}
-
 // Why the device has no non-uniform work-groups, or empty.
 std::string no_non_uniform(Env& env) {
-  const int language = opencl_c_version(env.info());
-  if (language < 200)
+  const Version language = opencl_c_version(env.info());
+  if (language < Version{2, 0})
     return "non-uniform work-groups are OpenCL C 2.0; the device compiles OpenCL C " +
-           std::to_string(language / 100) + "." + std::to_string(language / 10 % 10);
+           language.text();
   // Another backend (a profile's): what the device reports, and what its backing can run.
   if (!on_opencl(env) && !env.info().non_uniform_work_groups)
     return "the device reports no non-uniform work-groups";
   const std::string backing = backing_lacks(env.info(), "non_uniform_work_groups");
   if (!backing.empty()) return backing;
-  if (device_version(env.info()) >= 300 && on_opencl(env)) {
+  if (opencl_version(env.info()) >= Version{3, 0} && on_opencl(env)) {
     cl_bool supported = CL_FALSE;
     clGetDeviceInfo(opencl::device(env.device()), CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
                     sizeof supported, &supported, nullptr);
@@ -92,16 +88,16 @@ Result non_uniform(Env& env) {
 // Why the device has no sub-groups, or empty; `option` gets the -cl-std and `pragma` the
 // extension line the kernel needs.
 std::string no_sub_groups(Env& env, std::string& option, std::string& pragma) {
-  const int language = opencl_c_version(env.info());
+  const Version language = opencl_c_version(env.info());
   option = cl_std_option(language);
-  if (language < 200) return "sub-groups need OpenCL C 2.0 or later";
+  if (language < Version{2, 0}) return "sub-groups need OpenCL C 2.0 or later";
   const std::string backing = backing_lacks(env.info(), "cl_khr_subgroups");
   if (!backing.empty()) return backing;
   if (env.info().has_extension("cl_khr_subgroups")) {
     pragma = "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n";
     return {};
   }
-  if (device_version(env.info()) >= 300 && on_opencl(env)) {
+  if (opencl_version(env.info()) >= Version{3, 0} && on_opencl(env)) {
     cl_uint most = 0;
     clGetDeviceInfo(opencl::device(env.device()), CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof most, &most,
                     nullptr);

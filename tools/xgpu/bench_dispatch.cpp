@@ -107,10 +107,10 @@ double back_to_back(int count, Launch&& launch, Finish&& finish) {
 
 // Nanoseconds of the calling thread's own CPU time per launch, over `count` launches (the
 // finish after them is not counted). On a shared machine the wall clock of a launch mostly
-// measures who else had the core (medians of 2.5-16 us for a launch whose fastest round is
-// 1.1-1.6 us, on 2 cores at load 5-7); the thread's CPU time leaves the time off the core out,
-// though not the caches and core shared with others (its medians still spread 1.0x-1.6x
-// there; callgrind's instruction counts are what repeat, see docs/BENCHMARKS.md).
+// measures who else had the core (medians several times the fastest round); the thread's CPU
+// time leaves the time off the core out, though not the caches and core shared with others
+// (its medians still spread; callgrind's instruction counts are what repeat, see
+// docs/BENCHMARKS.md).
 template <class Launch, class Finish>
 double thread_cpu_per_launch(int count, Launch&& launch, Finish&& finish) {
   auto cpu_now = [] {
@@ -141,8 +141,8 @@ void latency(int count, Samples& samples, Launch&& launch, Finish&& finish) {
 void bench_dispatch(const Device& device, const BenchOptions& options,
                     std::vector<Figure>& figures) {
   // Rounds of `per_round` launches each; the medians below are over rounds (back to back)
-  // and over single launches (latency): >= 10,000 launches each way unless --quick. The
-  // rounds' ratios spread 0.8x-1.3x on a shared 2-core machine: 60 pairs keep the median's
+  // and over single launches (latency): >= 10,000 launches each way unless --quick. One
+  // pair's ratio spreads far wider than 5 % on a shared machine: 60 pairs keep the median's
   // run-to-run spread near the 5 % a target resolves.
   const int rounds = bench::repetitions(options, 10, 60);
   const int per_round = options.quick ? 100 : 1000;
@@ -150,7 +150,7 @@ void bench_dispatch(const Device& device, const BenchOptions& options,
   // First calls: a nonce in the options keeps every kernel cache out, and an untimed raw
   // build first pays the compiler's one-time start, which neither side should carry. It
   // stays alive through both: PoCL tears its compiler down when its last program goes,
-  // and whichever side came next would pay the start again (~0.5 s here).
+  // and whichever side came next would pay the start again.
   Raw warm_up(device.info(), "-D XGPU_BENCH_NONCE=" + bench::nonce());
   warm_up.finish();
   auto started = Clock::now();

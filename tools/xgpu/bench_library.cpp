@@ -148,7 +148,7 @@ void sum(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Fi
     s_host.values.push_back(bench::on_all_cores(host_sum) * 1e3);
   }
   // Not in the rounds above: the triad leaves 64 MiB of written lines in the caches, whose
-  // write-back slowed whichever sum ran next (xgpu::sum 6.9 -> 8.6 ms on PoCL, 2 cores).
+  // write-back slowed whichever sum ran next.
   for (int r = 0; r < reps; ++r)
     s_floor.values.push_back(milliseconds([&] { run_triad(queue, triad, n, ta, tb, tc); }) / 3);
   // Each float sum is off by at most ~n * eps * sum in the worst case; far less in practice.
@@ -350,8 +350,8 @@ void sgemm(Context& context, Queue& queue, std::size_t n, int reps, std::vector<
           gflops(milliseconds([&] { host_blas.run(a.data(), b.data(), c.data(), n); })));
   };
   // CLBlast first, then ours and the host BLAS taking turns at going next: whichever BLAS
-  // runs right after a long PoCL kernel is 3-5 % slower (measured), and a fixed order put
-  // xgpu::gemm there every round (ratios of 0.85x-1.05x for one build).
+  // runs right after a long PoCL kernel is a few percent slower (measured), and a fixed
+  // order put xgpu::gemm there every round (its ratio then spread widely for one build).
   for (int r = 0; r < reps; ++r) {
     if (clblast.loaded())
       s_clblast.values.push_back(

@@ -76,8 +76,8 @@ inline double on_all_cores(const std::function<void(unsigned, unsigned)>& work) 
 
 /// Between a warm-up and the timed rounds: the queue drained, and the kernel cache's pending
 /// saves written now. A kernel's first launch of a work-group shape schedules a save of its
-/// program 300 ms later; fetching the binary makes PoCL compile the whole program (0.7-1 s
-/// of CPU on 2 cores), which stalled timed launches for 1-6 s when it fell inside a round.
+/// program 300 ms later; fetching the binary makes PoCL compile the whole program, which
+/// stalled timed launches for seconds when it fell inside a round.
 inline void settle(Queue& queue) {
   queue.finish();
   xgpu::cache::flush();

@@ -3,8 +3,8 @@
 // given), against the same launches at one fixed size, through xgpu and through the raw C API
 // (a NULL local size: the driver picks). PoCL compiles a work-group function for each
 // work-group size it runs a kernel with; picking a divisor of each new global size, it compiled
-// at nearly every launch (quirk choose_local_size, backends/opencl/quirks.cpp). Also the growth
-// of the process's resident memory over each side's launches.
+// at nearly every launch (workaround choose_local_size, xgpu/common/drivers/known_drivers.def).
+// Also the growth of the process's resident memory over each side's launches.
 #include <cstdio>
 #include <string>
 #include <xgpu/xgpu.hpp>
@@ -105,7 +105,7 @@ std::string grown_note(double mib) {
 
 void bench_varying_sizes(const Device& device, const BenchOptions& options,
                          std::vector<Figure>& figures) {
-  // The raw side compiles at most launches (about 20 ms each on PoCL): few launches, one round.
+  // The raw side compiles at most launches, each a compile on PoCL: few launches, one round.
   const int launches = options.quick ? 20 : 200;
   Context context(device);
   Queue queue = context.queue();

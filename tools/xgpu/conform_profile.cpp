@@ -4,9 +4,9 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <shipped_profiles.hpp>
 #include <xgpu/common/settings.hpp>
 #include <xgpu/error.hpp>
+#include <xgpu/profile.hpp>
 
 namespace xgpu::cli {
 namespace {
@@ -20,7 +20,7 @@ bool looks_like_path(const std::string& text) {
 
 std::string shipped_list() {
   std::string list;
-  for (const std::string& name : xgpu_profile::shipped_profile_names())
+  for (const std::string& name : xgpu::shipped_profile_names())
     list += (list.empty() ? "" : ", ") + name;
   return list.empty() ? "none found" : list;
 }
@@ -34,7 +34,7 @@ std::string resolve_profile(const std::string& profile) {
       throw Error(Errc::invalid_argument, "no profile file " + profile, "--profile");
     return profile;
   }
-  if (auto file = xgpu_profile::find_shipped_profile(profile)) return *file;
+  if (auto file = xgpu::find_shipped_profile(profile)) return *file;
   throw Error(Errc::invalid_argument,
               "unknown profile '" + profile + "' (shipped: " + shipped_list() +
                   "; or a file from `xgpu query --json -d N`, see docs/profiles.md)",

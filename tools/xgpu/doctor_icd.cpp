@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <xgpu/common/dynamic_library.hpp>
+#include <xgpu/common/opencl_loader.hpp>
 
 #include "doctor_system.hpp"
 
@@ -215,8 +216,7 @@ Findings check_icd_loader() {
   if (!handle.loaded()) {
     loader.status = Status::problem;
     loader.detail = "libOpenCL.so.1 does not load: " + handle.why_not();
-    loader.fix =
-        "install an OpenCL ICD loader (Debian/Ubuntu: sudo apt install ocl-icd-libopencl1)";
+    loader.fix = common::kOpenClLoaderFix;
     return {loader};
   }
   // The file that served: where the dynamic linker found one of its functions.

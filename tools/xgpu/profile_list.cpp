@@ -3,9 +3,9 @@
 #include "profile_list.hpp"
 
 #include <fstream>
-#include <shipped_profiles.hpp>
 #include <string>
 #include <vector>
+#include <xgpu/profile.hpp>
 #include <xgpu/version.hpp>
 
 #include "device_json.hpp"
@@ -27,7 +27,7 @@ std::string text_field(const Json& object, const char* key) {
 ProfileEntry read_entry(const std::string& name) {
   ProfileEntry entry;
   entry.name = name;
-  entry.file = xgpu_profile::find_shipped_profile(name).value_or("");
+  entry.file = xgpu::find_shipped_profile(name).value_or("");
   std::ifstream in(entry.file);
   if (!in) {
     entry.error = "cannot open " + entry.file;
@@ -52,7 +52,7 @@ ProfileEntry read_entry(const std::string& name) {
 Json entries_json(const std::vector<ProfileEntry>& entries) {
   Json document = {{"schema_version", kQuerySchemaVersion},
                    {"xgpu_version", version()},
-                   {"profile_dirs", xgpu_profile::shipped_profile_dirs()},
+                   {"profile_dirs", xgpu::shipped_profile_dirs()},
                    {"profiles", Json::array()}};
   for (const ProfileEntry& e : entries) {
     document["profiles"].push_back({{"name", e.name},
@@ -69,7 +69,7 @@ void print_entries(std::ostream& out, const std::vector<ProfileEntry>& entries,
                    const Style& style) {
   if (entries.empty()) {
     out << "no shipped profile found; searched:";
-    for (const std::string& folder : xgpu_profile::shipped_profile_dirs()) out << ' ' << folder;
+    for (const std::string& folder : xgpu::shipped_profile_dirs()) out << ' ' << folder;
     out << " (add folders with XGPU_PROFILE_DIR)\n";
     return;
   }
@@ -95,8 +95,7 @@ void print_entries(std::ostream& out, const std::vector<ProfileEntry>& entries,
 
 int print_profiles(std::ostream& out, bool json, const Style& style) {
   std::vector<ProfileEntry> entries;
-  for (const std::string& name : xgpu_profile::shipped_profile_names())
-    entries.push_back(read_entry(name));
+  for (const std::string& name : xgpu::shipped_profile_names()) entries.push_back(read_entry(name));
   if (json) {
     out << dump_json(entries_json(entries)) << '\n';
   } else {

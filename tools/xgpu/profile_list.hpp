@@ -1,5 +1,5 @@
 // `xgpu query --profiles`: the shipped device profiles (profiles/*.json), found by the same
-// rule as the profile module (backends/profile/shipped_profiles.hpp).
+// rule as the profile module (libxgpu's xgpu::find_shipped_profile, xgpu/profile.hpp).
 #pragma once
 
 #include <ostream>

@@ -20,6 +20,7 @@
 #include "probe.hpp"
 #include "profile_list.hpp"
 #include "query_views.hpp"
+#include "xgpu/common/opencl_loader.hpp"
 
 namespace xgpu::cli {
 namespace {
@@ -84,6 +85,13 @@ int explain_no_device(const std::vector<BackendReport>& reports, bool json, cons
     std::cerr << "hint: no backend module was found; searched:";
     for (const auto& folder : backend_search_path()) std::cerr << ' ' << folder;
     std::cerr << " (add folders with XGPU_BACKEND_PATH)\n";
+  }
+  // Without the ICD loader no OpenCL driver can be reached: that is the fix, not a driver.
+  const std::string& no_loader = common::opencl_loader_problem();
+  if (!no_loader.empty()) {
+    std::cerr << "hint: the OpenCL ICD loader libOpenCL.so.1 could not be opened (" << no_loader
+              << "): " << common::kOpenClLoaderFix << "; `xgpu doctor` checks the rest\n";
+    return kExitNoPlatform;
   }
   const char* vendors = std::getenv("OCL_ICD_VENDORS");
   std::cerr << "hint: install an OpenCL driver (on Debian, `apt install pocl-opencl-icd` gives a "

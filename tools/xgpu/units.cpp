@@ -1,8 +1,9 @@
 // Formatting of sizes, clocks and ids for the human-readable views.
 #include "units.hpp"
 
-#include <cctype>
 #include <cstdio>
+
+#include "xgpu/common/drivers/version.hpp"
 
 namespace xgpu::cli {
 
@@ -24,16 +25,8 @@ std::string hex32(std::uint32_t value) {
 }
 
 std::string language_version_number(const std::string& language_version) {
-  const std::string prefix = "OpenCL C ";
-  if (language_version.compare(0, prefix.size(), prefix) != 0) return language_version;
-  std::size_t end = prefix.size();
-  while (end < language_version.size() &&
-         (std::isdigit(static_cast<unsigned char>(language_version[end])) ||
-          language_version[end] == '.')) {
-    ++end;
-  }
-  if (end == prefix.size()) return language_version;
-  return language_version.substr(prefix.size(), end - prefix.size());
+  const drivers::Version version = drivers::opencl_c_version(language_version);
+  return version.empty() ? language_version : version.text();
 }
 
 }  // namespace xgpu::cli

@@ -211,141 +211,19 @@ typedef struct xgpu_gemm_v1 {
   size_t lda, ldb, ldc;
 } xgpu_gemm_v1;
 
+/* The module's table. Its members, the functions a module implements, are listed once, each
+ * with what it does, in xgpu/backend_members.def (included here), in table order: the entry
+ * points from init() to event_profile() are required, the ones after are optional (may be
+ * NULL) and were appended one by one. Every function returns an xgpu_status except
+ * status_name(). */
 typedef struct xgpu_backend_v1 {
   uint32_t struct_size; /* sizeof(xgpu_backend_v1) as the module was built */
   uint32_t abi_version; /* XGPU_BACKEND_ABI_VERSION as the module was built */
   const char* name;     /* short name used in selectors: "opencl" */
 
-  /* Module life. init() may fail (no vendor library, no platform): the status and
-   * last_error() say why, and the module then offers no device. XGPU_STATUS_NOT_AVAILABLE
-   * means the vendor's driver is not installed at all (a CUDA module on a machine without
-   * NVIDIA's driver): the core then keeps the module out of `xgpu query`'s notes. */
-  xgpu_status (*init)(const xgpu_host_v1* host);
-  const char* (*status_name)(xgpu_status status); /* never NULL; "UNKNOWN" for unknown */
-  xgpu_status (*last_error)(char* buffer, size_t capacity, size_t* size_ret);
-
-  xgpu_status (*retain)(uint32_t object_kind, void* object);
-  xgpu_status (*release)(uint32_t object_kind, void* object);
-
-  /* Devices. */
-  xgpu_status (*device_count)(uint32_t* count);
-  xgpu_status (*device_get)(uint32_t index, xgpu_device* device);
-  xgpu_status (*device_info)(xgpu_device device, uint32_t property, void* value, size_t capacity,
-                             size_t* size_ret);
-
-  /* Contexts and queues. */
-  xgpu_status (*context_create)(xgpu_device device, xgpu_context* context);
-  xgpu_status (*queue_create)(xgpu_context context, xgpu_device device, uint32_t flags,
-                              xgpu_queue* queue);
-  xgpu_status (*queue_flush)(xgpu_queue queue);
-  xgpu_status (*queue_finish)(xgpu_queue queue);
-
-  /* Buffers. Sizes are bytes and never 0 (the core handles empty buffers itself). */
-  xgpu_status (*buffer_create)(xgpu_context context, uint32_t flags, size_t size,
-                               xgpu_buffer* buffer);
-  xgpu_status (*buffer_write)(xgpu_queue queue, xgpu_buffer buffer, uint32_t blocking,
-                              size_t offset, size_t size, const void* source,
-                              const xgpu_wait_v1* wait, xgpu_event* event);
-  xgpu_status (*buffer_read)(xgpu_queue queue, xgpu_buffer buffer, uint32_t blocking, size_t offset,
-                             size_t size, void* destination, const xgpu_wait_v1* wait,
-                             xgpu_event* event);
-  xgpu_status (*buffer_copy)(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destination,
-                             size_t source_offset, size_t destination_offset, size_t size,
-                             const xgpu_wait_v1* wait, xgpu_event* event);
-  xgpu_status (*buffer_fill)(xgpu_queue queue, xgpu_buffer buffer, const void* pattern,
-                             size_t pattern_size, size_t offset, size_t size,
-                             const xgpu_wait_v1* wait, xgpu_event* event);
-  xgpu_status (*buffer_map)(xgpu_queue queue, xgpu_buffer buffer, uint32_t map_flags, size_t offset,
-                            size_t size, void** host_pointer, const xgpu_wait_v1* wait,
-                            xgpu_event* event);
-  xgpu_status (*buffer_unmap)(xgpu_queue queue, xgpu_buffer buffer, void* host_pointer,
-                              const xgpu_wait_v1* wait, xgpu_event* event);
-
-  /* Programs. program_build() failing still returns the program so that its log can be
-   * read with program_build_log(); the caller releases it. */
-  xgpu_status (*program_create)(xgpu_context context, const char* source, size_t length,
-                                xgpu_program* program);
-  xgpu_status (*program_build)(xgpu_program program, xgpu_device device, const char* options);
-  xgpu_status (*program_build_log)(xgpu_program program, xgpu_device device, char* buffer,
-                                   size_t capacity, size_t* size_ret);
-  xgpu_status (*program_kernel_names)(xgpu_program program, char* buffer, size_t capacity,
-                                      size_t* size_ret); /* ';'-separated */
-
-  /* Kernels. Argument setting on one kernel is not thread-safe; the core serializes it. */
-  xgpu_status (*kernel_create)(xgpu_program program, const char* name, xgpu_kernel* kernel);
-  xgpu_status (*kernel_arg_count)(xgpu_kernel kernel, uint32_t* count);
-  xgpu_status (*kernel_arg_info)(xgpu_kernel kernel, uint32_t index, uint32_t property, void* value,
-                                 size_t capacity, size_t* size_ret);
-  xgpu_status (*kernel_set_arg)(xgpu_kernel kernel, uint32_t index, size_t size, const void* value);
-  xgpu_status (*kernel_set_arg_buffer)(xgpu_kernel kernel, uint32_t index,
-                                       xgpu_buffer buffer); /* NULL buffer allowed */
-  xgpu_status (*kernel_set_arg_local)(xgpu_kernel kernel, uint32_t index, size_t size);
-  xgpu_status (*kernel_launch)(xgpu_queue queue, xgpu_kernel kernel, uint32_t dimensions,
-                               const size_t* global_offset, const size_t* global_size,
-                               const size_t* local_size /* NULL: the driver chooses */,
-                               const xgpu_wait_v1* wait,
-                               xgpu_event* event /* never NULL: the core always asks */);
-
-  /* Events. */
-  xgpu_status (*event_wait)(const xgpu_event* events, uint32_t count);
-  xgpu_status (*event_status)(xgpu_event event, int32_t* status);
-  xgpu_status (*event_profile)(xgpu_event event, uint32_t point, uint64_t* nanoseconds);
-
-  /* --- optional members: may be NULL --- */
-
-  /* Program binaries, for the kernel cache. */
-  xgpu_status (*program_binary)(xgpu_program program, xgpu_device device, void* buffer,
-                                size_t capacity, size_t* size_ret);
-  xgpu_status (*program_create_binary)(xgpu_context context, xgpu_device device, const void* binary,
-                                       size_t length, xgpu_program* program);
-  /* The vendor API's own handle (cl_mem, cl_command_queue, ...) for interop. */
-  xgpu_status (*native_handle)(uint32_t object_kind, void* object, void** native);
-
-  /* A kernel's limits on a device (XGPU_KERNEL_*), for choosing work-group sizes. */
-  xgpu_status (*kernel_limit)(xgpu_kernel kernel, xgpu_device device, uint32_t property,
-                              uint64_t* value);
-  /* A vendor-tuned dense matrix product on the module's queue (CLBlast for OpenCL).
-   * XGPU_STATUS_UNSUPPORTED when the module has no such library at run time. */
-  xgpu_status (*blas_gemm)(xgpu_queue queue, const xgpu_gemm_v1* gemm, const xgpu_wait_v1* wait,
-                           xgpu_event* event);
-  /* Sets every argument of `kernel` (args[i] is argument i) and enqueues it, in one call: what
-   * kernel_set_arg*() then kernel_launch() do, without a crossing per argument. `event` may be
-   * NULL (the caller keeps no event). When an argument is refused, *failed_arg is its index
-   * and nothing is enqueued; when the enqueue fails, *failed_arg is arg_count. `flags`: none
-   * defined yet, pass 0. Added after blas_gemm: the core falls back to the per-argument calls
-   * when a module's table ends before it or leaves it NULL. */
-  xgpu_status (*kernel_launch_with_args)(xgpu_queue queue, xgpu_kernel kernel, uint32_t arg_count,
-                                         const xgpu_kernel_arg_v1* args, uint32_t dimensions,
-                                         const size_t* global_offset, const size_t* global_size,
-                                         const size_t* local_size, uint32_t flags,
-                                         const xgpu_wait_v1* wait, xgpu_event* event,
-                                         uint32_t* failed_arg);
-  /* A barrier on `queue`: commands enqueued after it start only once every command enqueued
-   * before it and every event of `wait` (NULL or empty: none) have completed; the host is not
-   * blocked. `event` (may be NULL) completes at the same point, so an empty wait list gives a
-   * marker of everything enqueued so far. The queue of each waited event is flushed first,
-   * so a wait cannot hang on a command never submitted. An event of another context than the
-   * queue's: XGPU_STATUS_INVALID_VALUE (OpenCL cannot wait across contexts), which the core reports
-   * as context_mismatch. Added after kernel_launch_with_args: without it the core's Queue::wait and
-   * Queue::marker throw unsupported. */
-  xgpu_status (*queue_barrier)(xgpu_queue queue, const xgpu_wait_v1* wait, xgpu_event* event);
-  /* A buffer made of `size` bytes of `parent` from `offset` (which is a multiple of
-   * XGPU_DEVICE_BASE_ADDRESS_ALIGN): kernels, copies and maps see only those bytes. `flags`
-   * are buffer_create()'s access flags (no HOST_VISIBLE). The sub-buffer keeps the parent
-   * alive. Added after queue_barrier: the core's caching allocator needs it and
-   * allocates directly from a module whose table ends before it or leaves it NULL. */
-  xgpu_status (*buffer_create_sub)(xgpu_buffer parent, uint32_t flags, size_t offset, size_t size,
-                                   xgpu_buffer* buffer);
-  /* Copies `size` bytes of `source`, a buffer of another context of this module (another
-   * device, or the same one), to `destination`, a buffer of `queue`'s context, on `queue`,
-   * without the core staging it through host memory (CUDA: cuMemcpyPeerAsync). Unlike every
-   * other call, `wait` may hold events of the source's context as well: the copy starts once
-   * they have completed. XGPU_STATUS_UNSUPPORTED: this pair cannot be copied so; the core then
-   * stages the copy through host memory. Added after buffer_create_sub: a module whose table
-   * ends before it or leaves it NULL gets staged copies. */
-  xgpu_status (*buffer_copy_peer)(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destination,
-                                  size_t source_offset, size_t destination_offset, size_t size,
-                                  const xgpu_wait_v1* wait, xgpu_event* event);
+#define XGPU_BACKEND_MEMBER(presence, result, member, parameters) result(*member) parameters;
+#include "backend_members.def"
+#undef XGPU_BACKEND_MEMBER
 } xgpu_backend_v1;
 
 /* Size of a table that holds every required member: the core refuses a shorter one. */

@@ -98,27 +98,20 @@ std::string engine_missing(const Queue& queue, GemmEngine engine, const Problem*
 
 // ---- The automatic choice ----
 
-// The rule, per kind of device, from measurement: SGEMM on this project's 2-core AVX-512
-// Xeon CI machine, PoCL 3.1 CPU device, median GFLOP/s of 15 (N=1024) or 41 (N=256) calls
-// after a warm-up, each engine in its own process (scratch program, not in the repository),
-// machine shared with other builds (figures vary by up to 2x between runs):
-//                                          N=1024   N=256
-//   OpenBLAS 0.3.21 on host memory            66       30   (it fell back to "Prescott")
-//   host_blas (same OpenBLAS, mapped)         63       54
-//   kernel (gemm.cl, CPU shape)              157       86
-//   vendor_blas (CLBlast 1.5 on PoCL)         17       16
-//   with OPENBLAS_CORETYPE=SkylakeX: OpenBLAS 153 / 142, host_blas 157 / 92, kernel 84 / 89
-// (the kernel then competes with OpenBLAS's spinning threads).
+// The rule, per kind of device, from measurement: SGEMM at N = 1024 and 256 on a 2-core
+// AVX-512 machine's PoCL CPU device, each engine in its own process, OpenBLAS once as it
+// picked its kernels (it fell back to "Prescott") and once with OPENBLAS_CORETYPE=SkylakeX;
+// CLBlast on PoCL was the slowest engine throughout.
 // - A device that shares host memory, for float/double, with a tuned host BLAS (see
-//   host_blas_tuned()): host_blas. A CPU BLAS that uses the vector units beats our kernel
-//   (153 against 84 above); one that fell back to SSE kernels loses (66 against 157).
+//   host_blas_tuned()): host_blas. A CPU BLAS that uses the vector units beats our kernel;
+//   one that fell back to SSE kernels loses to it.
 // - A real GPU with the vendor BLAS, for float/double: vendor_blas (CLBlast is tuned per
 //   GPU; on a CPU it is the slowest engine). Not for half: CLBlast's HGEMM accumulates in
 //   half, our kernel in float.
 // - Otherwise xgpu's kernel: half, simulators (Oclgrind exists to check device code, so it
 //   runs it), CPUs without a tuned host BLAS, devices without a library.
 // Small sizes need no rule of their own: at N = 32 to 128 host_blas (map and unmap
-// included) and the kernel measured within 20% of each other (N=128: 57 and 65).
+// included) and the kernel measured close to each other.
 template <class T>
 GemmEngine rule(const Queue& queue, const Problem* problem) {
   const DeviceInfo& info = queue.device().info();
@@ -190,11 +183,10 @@ bool cpu_shape_wanted(const DeviceInfo& info) {
 // The shape wanted for the device kind, before fitting it to the device's limits.
 // CPU: one item holds WM x WN SIMD registers of C, fed per k step by WN vector loads and WM
 // broadcasts; 64 items make 128 x 128 tiles of C (AVX-512, float), whose copy into local
-// memory is cheap next to their multiply-adds. Measured on PoCL at N = 1024 (GFLOP per
-// CPU-second, the machine being shared): WM x WN = 8 x 2 with 4 x 16 items and K tiles of
-// 64 gave 83-88; 6 x 2: 49-76, 8 x 3: 59, 12 x 2 (4 x 8 items): 74, 8 x 1 (8 x 16): 63-86;
-// K tiles of 32: 67, of 128: 77. With 16 registers (AVX2), 6 x 2 leaves room for the
-// operands (not measured: no such machine here).
+// memory is cheap next to their multiply-adds. On PoCL at N = 1024 (GFLOP per CPU-second,
+// the machine being shared), WM x WN = 8 x 2 with 4 x 16 items and K tiles of 64 beat
+// 6 x 2, 8 x 3, 12 x 2 (4 x 8 items), 8 x 1 (8 x 16) and K tiles of 32 or 128. With 16
+// registers (AVX2), 6 x 2 leaves room for the operands (not measured: no such machine).
 // GPU: 16 x 16 items of 4 x 4 elements, a 64 x 64 tile of C, K tiles of 16: the classic
 // shape, moderate in registers and local memory, for any vendor (on PoCL it makes 10).
 Shape wanted_shape(const DeviceInfo& info, std::size_t real_size) {

@@ -97,8 +97,8 @@ bool host_blas_loaded(std::string* why) {
 }
 
 // OpenBLAS picks its kernels by the CPU model; a model it does not know gets an old
-// family's kernels. On the 2-core AVX-512 CI machine it chose "Prescott" (SSE3): 21 GFLOP/s
-// at N = 1024 against 120 with OPENBLAS_CORETYPE=SkylakeX, and 90 for xgpu's own kernel.
+// family's kernels. On an AVX-512 virtual machine it chose "Prescott" (SSE3), several times
+// slower than with OPENBLAS_CORETYPE=SkylakeX and slower than xgpu's own kernel.
 bool host_blas_tuned(std::string* why) {
   if (!host_blas_loaded(why)) return false;
   const HostBlas& blas = host_blas();

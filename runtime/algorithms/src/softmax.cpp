@@ -22,8 +22,7 @@ template <class T>
 using Compute = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
 /// The per-item kernel reads its row in vectors of this many elements: 16 floats, a 64-byte
-/// line, on CPUs (measured on PoCL, 2 cores, 16384 x 1024 floats: 1.3x faster than 8); 4 (16
-/// bytes per item) on GPUs.
+/// line, on CPUs (faster than 8 on PoCL); 4 (16 bytes per item) on GPUs.
 std::size_t row_vector_width(algo::Layout layout) { return layout == algo::Layout::cpu ? 16 : 4; }
 
 template <class T>
@@ -69,8 +68,8 @@ Event softmax_job(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, std::
                   std::size_t cols, algo::Layout layout) {
   const auto r = static_cast<unsigned>(rows), c = static_cast<unsigned>(cols);
   // The CPU layout: a work-item per row at every row length. It won at every shape measured
-  // on PoCL (2 cores, 4M floats: 1 x 4M, 64 x 64K, 4096 x 1024, 32768 x 128), 2-6x faster:
-  // its work-items loop over whole rows, while a work-group's barriers split every loop of
+  // on PoCL, from one long row to many short ones, by a wide margin: its work-items loop over
+  // whole rows, while a work-group's barriers split every loop of
   // the group kernel. The GPU layout: a work-group per row (its items stride the row
   // together, so a warp's loads coalesce) unless the row is narrow.
   if (layout == algo::Layout::cpu || cols <= kNarrowRow)

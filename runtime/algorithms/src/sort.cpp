@@ -19,9 +19,8 @@ using Bits = Buffer<std::uint32_t>;
 
 // 4 passes of 256 buckets: a bucket's counter per work-item still fits local memory, and 4
 // passes beat 8 passes of 4 bits in memory traffic. 3 passes of 11 bits (2048 buckets) read
-// and write a quarter less but scatter each item's keys over 8x as many places: on PoCL here
-// (16M random keys, the two interleaved, a loaded machine) they took 0.45-0.53x std::sort's
-// time against 0.36-0.43x for 8 bits.
+// and write a quarter less but scatter each item's keys over 8x as many places: on PoCL
+// (random keys, the two interleaved) they were slower than 8 bits.
 constexpr unsigned kDigitBits = 8;
 constexpr std::size_t kRadix = std::size_t{1} << kDigitBits;
 constexpr std::size_t kPasses = (32 + kDigitBits - 1) / kDigitBits;

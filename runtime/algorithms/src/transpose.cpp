@@ -1,9 +1,8 @@
 // Matrix transpose through kernels/transpose.cl, laid out by layout_for(XGPU_TRANSPOSE_SHAPE).
 // GPU layout: the local-memory tiled kernel (coalesced reads and writes, a padded tile).
-// CPU layout: kernels without local memory, which on PoCL (2 cores) ran far faster than the
-// tiled one (0.06-0.13x a device copy at 4096 x 4096 floats) or one element per item
-// (0.25x): the streaming kernel for matrices larger than the caches, the 8 x 8 blocks
-// kernel for the others.
+// CPU layout: kernels without local memory, which on PoCL ran far faster than the tiled one
+// or one element per item: the streaming kernel for matrices larger than the caches, the 8 x 8
+// blocks kernel for the others.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -64,12 +63,9 @@ Event launch_tiled(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, unsi
 // lines), rows % 16 == 0 (each tile's stores aligned: a buffer starts on the device's base
 // address alignment, at least 128 bytes, long16, in OpenCL's full profile) and a matrix
 // larger than the caches.
-// 8 MiB: measured on PoCL (2 cores, 32 MiB L3 shared, floats, ratio to a device copy of the
-// same bytes, a loaded machine), the streaming kernel against the blocks kernel ran 0.24x
-// against 0.40x at 512 x 512 (1 MiB), 0.39x against 0.53x at 1024 x 1024 (4 MiB), 0.53x
-// against 0.32x at 1024 x 2048 (8 MiB), 0.53x against 0.39x at 2048 x 2048 and 0.68x-0.78x
-// against 0.36x-0.38x at 4096 x 4096: non-temporal stores only pay once `out` would not
-// stay in the caches anyway.
+// 8 MiB: on PoCL (floats, against a device copy of the same bytes) the blocks kernel won
+// up to 4 MiB and the streaming kernel from 8 MiB up: non-temporal stores only pay once
+// `out` would not stay in the caches anyway.
 constexpr std::size_t kStreamingBytes = std::size_t{8} << 20;
 
 template <class T>
@@ -83,9 +79,9 @@ Event launch_streaming(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, 
                        unsigned cols) {
   const Kernel kernel =
       algo::library_kernel(queue, "transpose.cl", "xgpu_transpose_streaming", Element<T>::options);
-  // 16 tiles (256 columns) per item, one item per work-group: measured on PoCL at 4096 x
-  // 4096 floats, 4 to 256 tiles per item and 1 or 4 items per group were within the noise
-  // of each other (15.7-16.5 ms of CPU time); 16 leaves 4096 items to share out.
+  // 16 tiles (256 columns) per item, one item per work-group: on PoCL at 4096 x 4096 floats,
+  // 4 to 256 tiles per item and 1 or 4 items per group were within the noise of each other;
+  // 16 leaves many items to share out.
   const std::size_t tiles = 16;
   const Range global{algo::ceil_div(cols, 16 * tiles), rows / 16u};
   return queue.launch(kernel, global, Range{1, 1}, rows, cols, static_cast<unsigned>(tiles), in,

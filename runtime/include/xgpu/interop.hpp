@@ -6,6 +6,7 @@
 // keeps one longer must retain it with the vendor API (Boost.Compute does so by default).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <xgpu/buffer.hpp>
 #include <xgpu/context.hpp>
@@ -18,6 +19,12 @@ namespace xgpu::interop {
 
 /// The name of the backend behind a device ("opencl").
 XGPU_API const std::string& backend(const Device& device);
+
+/// The name a backend gives one of its native statuses, as its module names it
+/// ("CL_INVALID_VALUE" for -30 on opencl), for messages about calls made through these
+/// handles; "UNKNOWN" for a status the module does not know. Throws xgpu::Error
+/// (invalid_argument) when no module of that name is loaded.
+XGPU_API std::string status_name(const std::string& backend, std::int32_t status);
 
 /// Native handles. Throw xgpu::Error (unsupported) when the backend has no interop, and
 /// (invalid_handle) for an empty object. An empty Buffer (0 elements) has no native object:

@@ -143,10 +143,9 @@ class XGPU_API Queue {
   }
 
   /// launch() for a caller that keeps no Event: no Event is made or returned (the driver is
-  /// asked for one only when the kernel cache needs it), which on PoCL saves about 8% of an
-  /// empty launch's instructions on the calling thread (callgrind, 2 December 2026: about
-  /// 3,370 against 3,650; see docs/BENCHMARKS.md). Same checks, same errors; wait with finish() or
-  /// a later launch's Event.
+  /// asked for one only when the kernel cache needs it), which saves the calling thread the
+  /// driver's event and its release on every launch (docs/BENCHMARKS.md counts a launch's
+  /// instructions). Same checks, same errors; wait with finish() or a later launch's Event.
   template <class... Args>
   void submit(const Kernel& kernel, const Range& global, const Args&... args) {
     submit(kernel, Launch(global), args...);

@@ -1,7 +1,7 @@
 // SHA-256 (FIPS 180-4): the kernel cache's key and checksum. xgpu's own, not OpenSSL's:
-// libcrypto cost every process that loads libxgpu ~1 ms to link and, on the first digest,
-// ~1.7 ms to set up its providers (EVP_MD_fetch, reading openssl.cnf), against 0.1 ms for
-// hashing a whole cache entry (measured on the 2-core Xeon/EPYC CI machines, PoCL 3.1).
+// libcrypto cost every process that loads libxgpu its linking and, on the first digest, the
+// set-up of its providers (EVP_MD_fetch, reading openssl.cnf): each many times the cost of
+// hashing a whole cache entry, and paid by every warm start.
 #pragma once
 
 #include <array>

@@ -192,6 +192,9 @@ void KernelCache::flush() {
   std::unique_lock<std::mutex> lock(mutex_);
   if (!worker_.joinable()) return;
   const auto deadline = std::chrono::steady_clock::now() + launch_wait_;
+  // A launch found running earlier may have ended since: look at each one again now rather than
+  // at its next poll, which can fall after this flush's bound.
+  for (auto& [hash, job] : pending_) job.launch_running = false;
   ++flushing_;
   wake_.notify_all();
   while (!flushed(deadline)) {

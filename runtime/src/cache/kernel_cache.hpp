@@ -80,7 +80,8 @@ class KernelCache {
     Event after;
     std::chrono::steady_clock::time_point due;
     /// Set once `after` was found still running when the job was due: it is then looked at
-    /// again every `poll`, also during a flush, which does not wait for it beyond its bound.
+    /// again every `poll` and at the start of each flush, which does not wait for it beyond
+    /// its bound.
     bool launch_running = false;
     std::chrono::milliseconds poll{0};
   };

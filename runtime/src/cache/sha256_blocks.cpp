@@ -1,7 +1,7 @@
 // SHA-256's compression function (FIPS 180-4, section 6.2.2), in plain C++ and with the x86
-// SHA extensions. The second hashes a cache entry ~5x faster where the CPU has them (most
-// x86 CPUs since 2017); both are checked against each other and the standard's vectors by
-// tests/cache/test_cache_hash.cpp.
+// SHA extensions. The second hashes a cache entry several times faster where the CPU has
+// them (most x86 CPUs of recent years); both are checked against each other and the standard's
+// vectors by tests/cache/test_cache_hash.cpp.
 #include "cache/sha256_blocks.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -310,8 +310,8 @@ Block* MemoryPool::take_pending_of_queue(std::size_t rounded, std::size_t larges
 // A new segment: small requests share 2 MiB slabs; larger ones get one of their own rounded
 // up to 2 MiB, which they may later share with smaller large requests through splitting.
 // PyTorch also gives requests of 1 to 10 MiB shared 20 MiB segments; that saves driver calls
-// in the first step only and left up to 19 MiB unused in a small model's step (1.40x its peak
-// allocated: docs/memory.md). Under a limit that the segment would pass, or when the driver
+// in the first step only and left much of a segment unused in a small model's step
+// (docs/memory.md). Under a limit that the segment would pass, or when the driver
 // refuses it, the request's own size is tried; then the cache goes back to the driver and
 // everything is tried once more.
 Block* MemoryPool::grow(std::size_t request, std::size_t rounded, bool small) {

@@ -3,20 +3,26 @@
 
 #include <limits>
 
+#include "xgpu/common/device_kind.hpp"
+
+namespace xgpu::detail {
+
+common::DeviceKind device_kind(const DeviceInfo& info) {
+  return {info.type, info.hardware_vendor, info.implementation};
+}
+
+}  // namespace xgpu::detail
+
 namespace xgpu::ext {
 
-// Oclgrind says its silicon is a "simulator" (device_info.cpp reads the hardware vendor the
-// module reports) and declares every device type at once.
-bool is_simulator(const DeviceInfo& info) { return info.hardware_vendor == "simulator"; }
-
-bool is_cpu(const DeviceInfo& info) {
-  return (info.type & DeviceType::cpu) != 0 && (info.type & DeviceType::gpu) == 0 &&
-         !is_simulator(info);
+// The rules are backends/common's, shared with the profile module's choice of a backing device.
+bool is_simulator(const DeviceInfo& info) {
+  return common::is_simulator(detail::device_kind(info));
 }
 
-bool is_gpu(const DeviceInfo& info) {
-  return (info.type & DeviceType::gpu) != 0 && !is_simulator(info);
-}
+bool is_cpu(const DeviceInfo& info) { return common::is_cpu(detail::device_kind(info)); }
+
+bool is_gpu(const DeviceInfo& info) { return common::is_gpu(detail::device_kind(info)); }
 
 bool shares_host_memory(const DeviceInfo& info) { return info.host_unified_memory || is_cpu(info); }
 

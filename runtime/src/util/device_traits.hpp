@@ -6,10 +6,15 @@
 
 #include <xgpu/extension.hpp>
 
+#include "xgpu/common/device_kind.hpp"
+
 namespace xgpu::detail {
 using ext::free_local_memory;
 using ext::is_cpu;
 using ext::is_gpu;
 using ext::is_simulator;
 using ext::shares_host_memory;
+
+/// The device as backends/common's rules of device kinds and selector words see it.
+common::DeviceKind device_kind(const DeviceInfo& info);
 }  // namespace xgpu::detail

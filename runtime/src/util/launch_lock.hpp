@@ -8,7 +8,7 @@ namespace xgpu::detail {
 
 /// Held for one launch (a few microseconds) and rarely contended: only by two threads
 /// launching the same Kernel object at once. std::mutex cost a launch two calls into glibc,
-/// about 60 instructions of PoCL's 2,900 (callgrind); this takes one exchange and releases with
+/// a share of a launch that callgrind tells apart; this takes one exchange and releases with
 /// a plain store. A waiter spins a little, then yields its core, since the holder may be inside a
 /// driver that runs the kernel during the enqueue (Oclgrind) or be off its core.
 class LaunchLock {

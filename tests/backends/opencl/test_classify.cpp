@@ -1,10 +1,8 @@
 // Vendor classification of the OpenCL module (backends/opencl/classify.cpp), compiled into
 // the tests directly: identities of devices this machine does not have, as drivers report them.
-// Also the quirk registry (quirks.cpp): which drivers each workaround applies to.
 #include <catch2/catch.hpp>
 
 #include "classify.hpp"
-#include "quirks.hpp"
 #include "xgpu/backend.h"
 
 using xgpu::opencl::classify_device;
@@ -103,24 +101,4 @@ TEST_CASE("an identity nobody recognises is unknown and not a guess", "[classify
   const auto glued = classify_device(
       identity("Foo CL", "Foo Inc.", "TRAMDRIVE accelerator", "", 0, XGPU_TYPE_ACCELERATOR));
   CHECK(glued.hardware_vendor == "unknown");
-}
-
-TEST_CASE("A quirk applies by implementation and driver version", "[classify]") {
-  using xgpu::opencl::quirk;
-  using xgpu::opencl::quirk_applies;
-  using xgpu::opencl::QuirkId;
-  CHECK(quirk_applies(quirk(QuirkId::kSerializeCompiles), "pocl", "3.1+debian"));
-  CHECK_FALSE(quirk_applies(quirk(QuirkId::kSerializeCompiles), "nvidia", "535.104"));
-  CHECK(quirk_applies(quirk(QuirkId::kFinishQueuesBeforeBinary), "pocl", "3.1+debian"));
-  CHECK_FALSE(quirk_applies(quirk(QuirkId::kFinishQueuesBeforeBinary), "oclgrind", "21.10"));
-  CHECK(quirk_applies(quirk(QuirkId::kSerializeAllCalls), "oclgrind", "Oclgrind 21.10"));
-  CHECK_FALSE(quirk_applies(quirk(QuirkId::kSerializeAllCalls), "pocl", "3.1"));
-
-  // Version ranges are inclusive and compared number by number.
-  xgpu::opencl::Quirk ranged{QuirkId::kSerializeAllCalls, "test", "pocl", "1.8", "3.1", "", ""};
-  CHECK_FALSE(quirk_applies(ranged, "pocl", "1.7"));
-  CHECK(quirk_applies(ranged, "pocl", "1.8"));
-  CHECK(quirk_applies(ranged, "pocl", "3.1+debian"));
-  CHECK_FALSE(quirk_applies(ranged, "pocl", "3.10"));
-  CHECK_FALSE(quirk_applies(ranged, "pocl", "no number"));
 }

@@ -17,8 +17,9 @@
 // Only tests point XGPU_BACKEND_PATH at the folder these are built into.
 //
 // The stub keeps nothing of its own that every module needs: the guard, the last error,
-// the status names and the host log come from xgpu::common, as in the real module.
-#include <cstring>
+// the status names, the host log and the table fill come from xgpu::common, as in the real
+// module; every member it does not define refuses (backend_fallbacks.inc), so it follows the
+// ABI's member list (xgpu/backend_members.def) without an edit.
 #include <stdexcept>
 
 #include "xgpu/backend.h"
@@ -26,25 +27,27 @@
 #include "xgpu/common/log.hpp"
 #include "xgpu/common/status_names.hpp"
 
-namespace {
+namespace xgpu::stub {
 
-using xgpu::common::fail;
-using xgpu::common::guard;
+using common::fail;
+using common::guard;
 
 xgpu_status unsupported() {
-  xgpu::common::set_last_error("stub: the stub backend has no devices");
+  common::set_last_error("stub: the stub backend has no devices");
   return XGPU_STATUS_UNSUPPORTED;
 }
 
-xgpu_status stub_init(const xgpu_host_v1* host) {
+xgpu_status init(const xgpu_host_v1* host) {
   return guard([&] {
-    xgpu::common::set_log_host(host);
+    common::set_log_host(host);
     XGPU_LOG_DEBUGF("stub: init");
     return XGPU_STATUS_SUCCESS;
   });
 }
 
-xgpu_status stub_device_count(uint32_t* count) {
+const char* status_name(xgpu_status status) { return common::status_name_or_unknown(status); }
+
+xgpu_status device_count(uint32_t* count) {
   return guard([&] {
 #ifdef XGPU_STUB_THROWS
     throw std::runtime_error("stub: deliberate failure");
@@ -55,55 +58,22 @@ xgpu_status stub_device_count(uint32_t* count) {
   });
 }
 
-// Every other required member: there is no device, so nothing can reach them legitimately.
-template <class... Args>
-xgpu_status refuse(Args...) {
+// Every other member, a new one of the ABI too (backend_fallbacks.inc): there is no device, so
+// nothing can reach them legitimately.
+template <auto Member, class... Args>
+xgpu_status fallback(Args...) {
   return unsupported();
 }
 
+#include "xgpu/common/backend_fallbacks.inc"
+#include "xgpu/common/backend_table.inc"
+
 [[maybe_unused]] xgpu_backend_v1 make_table() {  // unused by no_entry
-  xgpu_backend_v1 t;
-  std::memset(&t, 0, sizeof t);
-  t.struct_size = sizeof(xgpu_backend_v1);
-  t.abi_version = XGPU_BACKEND_ABI_VERSION;
-  t.name = "stub";
-  t.init = stub_init;
-  t.status_name = xgpu::common::status_name_or_unknown;
-  t.last_error = xgpu::common::last_error;
-  t.retain = refuse;
-  t.release = refuse;
-  t.device_count = stub_device_count;
-  t.device_get = refuse;
-  t.device_info = refuse;
-  t.context_create = refuse;
-  t.queue_create = refuse;
-  t.queue_flush = refuse;
-  t.queue_finish = refuse;
-  t.buffer_create = refuse;
-  t.buffer_write = refuse;
-  t.buffer_read = refuse;
-  t.buffer_copy = refuse;
-  t.buffer_fill = refuse;
-  t.buffer_map = refuse;
-  t.buffer_unmap = refuse;
-  t.program_create = refuse;
-  t.program_build = refuse;
-  t.program_build_log = refuse;
-  t.program_kernel_names = refuse;
-  t.kernel_create = refuse;
-  t.kernel_arg_count = refuse;
-  t.kernel_arg_info = refuse;
-  t.kernel_set_arg = refuse;
-  t.kernel_set_arg_buffer = refuse;
-  t.kernel_set_arg_local = refuse;
-  t.kernel_launch = refuse;
-  t.event_wait = refuse;
-  t.event_status = refuse;
-  t.event_profile = refuse;
-#ifndef XGPU_STUB_NULL_OPTIONAL
-  t.program_binary = refuse;
-  t.program_create_binary = refuse;
-  t.native_handle = refuse;
+  xgpu_backend_v1 t = make_backend_table("stub");
+#ifdef XGPU_STUB_NULL_OPTIONAL
+  t.program_binary = nullptr;
+  t.program_create_binary = nullptr;
+  t.native_handle = nullptr;
 #endif
 #ifdef XGPU_STUB_WRONG_VERSION
   t.abi_version = 99;
@@ -115,12 +85,12 @@ xgpu_status refuse(Args...) {
   return t;
 }
 
-}  // namespace
+}  // namespace xgpu::stub
 
 #ifndef XGPU_STUB_NO_ENTRY
 extern "C" __attribute__((visibility("default"))) const xgpu_backend_v1* xgpu_backend_entry(
     uint32_t host_abi_version) {
-  static const xgpu_backend_v1 table = make_table();
+  static const xgpu_backend_v1 table = xgpu::stub::make_table();
   (void)host_abi_version;  // the variants answer regardless, so the core's checks are tested
   return &table;
 }

@@ -37,11 +37,11 @@
 #include "xgpu/common/out_param.hpp"
 #include "xgpu/common/status_names.hpp"
 
-namespace {
+namespace xgpu::stub_device {
 
-using xgpu::common::copy_out;
-using xgpu::common::fail;
-using xgpu::common::guard;
+using common::copy_out;
+using common::fail;
+using common::guard;
 
 constexpr xgpu_status kStubCommandFailed = -9001;
 constexpr int32_t kPoison = -9001;  ///< data that makes a command fail (see the top)
@@ -107,7 +107,8 @@ xgpu_status init(const xgpu_host_v1* host) {
   });
 }
 
-xgpu_status ok_object(uint32_t, void*) { return XGPU_STATUS_SUCCESS; }
+xgpu_status retain(uint32_t, void*) { return XGPU_STATUS_SUCCESS; }
+xgpu_status release(uint32_t, void*) { return XGPU_STATUS_SUCCESS; }
 
 xgpu_status device_count(uint32_t* count) {
   *count = 1;
@@ -316,55 +317,32 @@ xgpu_status event_status(xgpu_event event, int32_t* status) {
 }
 xgpu_status event_profile(xgpu_event, uint32_t, uint64_t*) { return XGPU_STATUS_UNSUPPORTED; }
 
+// The members it does not simulate (backend_fallbacks.inc) refuse, as unsupported.
+template <auto Member, class... Args>
+xgpu_status fallback(Args...) {
+  common::set_last_error("stub device: not simulated");
+  return XGPU_STATUS_UNSUPPORTED;
+}
+
+#include "xgpu/common/backend_fallbacks.inc"
+#include "xgpu/common/backend_table.inc"
+
 xgpu_backend_v1 make_table() {
-  xgpu_backend_v1 t;
-  std::memset(&t, 0, sizeof t);
-  t.struct_size = sizeof(xgpu_backend_v1);
-  t.abi_version = XGPU_BACKEND_ABI_VERSION;
-  t.name = kModuleName;
-  t.init = init;
-  t.status_name = status_name;
-  t.last_error = xgpu::common::last_error;
-  t.retain = ok_object;
-  t.release = ok_object;
-  t.device_count = device_count;
-  t.device_get = device_get;
-  t.device_info = device_info;
-  t.context_create = context_create;
-  t.queue_create = queue_create;
-  t.queue_flush = queue_flush;
-  t.queue_finish = queue_finish;
-  t.buffer_create = buffer_create;
-  t.buffer_write = buffer_write;
-  t.buffer_read = buffer_read;
-  t.buffer_copy = buffer_copy;
-  t.buffer_fill = buffer_fill;
-  t.buffer_map = buffer_map;
-  t.buffer_unmap = buffer_unmap;
-  t.program_create = program_create;
-  t.program_build = program_build;
-  t.program_build_log = program_build_log;
-  t.program_kernel_names = program_kernel_names;
-  t.kernel_create = kernel_create;
-  t.kernel_arg_count = kernel_arg_count;
-  t.kernel_arg_info = kernel_arg_info;
-  t.kernel_set_arg = kernel_set_arg;
-  t.kernel_set_arg_buffer = kernel_set_arg_buffer;
-  t.kernel_set_arg_local = kernel_set_arg_local;
-  t.kernel_launch = kernel_launch;
-  t.event_wait = event_wait;
-  t.event_status = event_status;
-  t.event_profile = event_profile;
-  t.kernel_limit = kernel_limit;
-  // A module built before kernel_launch_with_args: its table ends with blas_gemm.
+  xgpu_backend_v1 t = make_backend_table(kModuleName);
+  // A module built before kernel_launch_with_args: its table ends with blas_gemm, and it has
+  // none of the optional members before that but kernel_limit.
+  t.program_binary = nullptr;
+  t.program_create_binary = nullptr;
+  t.native_handle = nullptr;
+  t.blas_gemm = nullptr;
   t.struct_size = static_cast<uint32_t>(offsetof(xgpu_backend_v1, blas_gemm) + sizeof(void*));
   return t;
 }
 
-}  // namespace
+}  // namespace xgpu::stub_device
 
 extern "C" __attribute__((visibility("default"))) const xgpu_backend_v1* xgpu_backend_entry(
     uint32_t) {
-  static const xgpu_backend_v1 table = make_table();
+  static const xgpu_backend_v1 table = xgpu::stub_device::make_table();
   return &table;
 }

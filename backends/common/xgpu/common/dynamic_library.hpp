@@ -19,6 +19,10 @@ struct LibrarySpec {
   const char* what;
   std::optional<Setting> override_setting;
   std::vector<std::string> candidates;
+  /// RTLD_GLOBAL instead of RTLD_LOCAL: its symbols join the process's global scope, as those
+  /// of a library linked at build time do (the OpenCL ICD loader, which tools preloaded to
+  /// intercept OpenCL calls expect to find there).
+  bool global = false;
 };
 
 /// A library setting's spec: its value overrides, its default (settings.def) lists the files.
@@ -37,8 +41,9 @@ class DynamicLibrary {
   /// a non-empty `override_value` replaces the candidates.
   static DynamicLibrary open(const LibrarySpec& spec, std::initializer_list<const char*> required,
                              const std::string& override_value);
-  /// Opens exactly `path` (RTLD_NOW | RTLD_LOCAL); why_not() holds dlerror()'s text.
-  static DynamicLibrary open_path(const std::string& path);
+  /// Opens exactly `path` (RTLD_NOW | RTLD_LOCAL, or RTLD_GLOBAL when `global`); why_not()
+  /// holds dlerror()'s text.
+  static DynamicLibrary open_path(const std::string& path, bool global = false);
 
   bool loaded() const { return handle_ != nullptr; }
   /// The file that served (as passed to dlopen).

@@ -1,6 +1,7 @@
 // The search for shipped profiles: XGPU_PROFILE_DIR, the install's share/xgpu/profiles next to
-// this binary, the build tree's copy. Folder names come from CMake (files/CMakeLists.txt).
-#include "shipped_profiles.hpp"
+// this binary, the build tree's copy. Folder names come from CMake
+// (backends/profile/files/CMakeLists.txt).
+#include "xgpu/common/shipped_profiles.hpp"
 
 #include <dlfcn.h>
 
@@ -14,7 +15,7 @@
 
 namespace fs = std::filesystem;
 
-namespace xgpu_profile {
+namespace xgpu::common {
 namespace {
 
 constexpr const char* kSuffix = ".json";
@@ -31,8 +32,8 @@ std::vector<std::string> split_colons(const std::string& text) {
   return parts;
 }
 
-// The file this code was linked into: a module's .so, or the executable (whose dladdr name
-// is argv[0], which may be relative or a bare name found through PATH).
+// The file this code was linked into: a module's or libxgpu's .so, or an executable (whose
+// dladdr name is argv[0], which may be relative or a bare name found through PATH).
 fs::path own_binary() {
   Dl_info info{};
   std::error_code error;
@@ -79,7 +80,7 @@ std::vector<std::string> shipped_profile_dirs() {
   const fs::path binary = own_binary();
   fs::path expected;
   if (!binary.empty()) {
-    // Relative to bin/ for the command and to lib/xgpu/ for a module, as installed (the
+    // Relative to lib/ for libxgpu and to lib/xgpu/ for the profile module, as installed (the
     // build tree is laid out the same way).
     for (const std::string& relative : split_colons(XGPU_PROFILE_RELATIVE_DIRS)) {
       const fs::path folder = binary.parent_path() / relative;
@@ -120,4 +121,4 @@ std::vector<std::string> shipped_profile_names() {
   return {names.begin(), names.end()};
 }
 
-}  // namespace xgpu_profile
+}  // namespace xgpu::common

@@ -1,17 +1,18 @@
 // Where the profiles shipped with xgpu (profiles/*.json, installed to share/xgpu/profiles) are
 // found, so that XGPU_PROFILE=nvidia-h100 names one. One rule for the profile module and the
-// `xgpu` command; it sees neither the core nor a driver (backends/profile/files/).
+// core, which offers it to programs and the `xgpu` command (xgpu/profile.hpp); it sees neither
+// a module nor a driver (built by backends/profile/files/).
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace xgpu_profile {
+namespace xgpu::common {
 
 /// The folders searched, first wins: each folder of XGPU_PROFILE_DIR (':'-separated), then
 /// the install's share/xgpu/profiles (found relative to the binary this code is linked into:
-/// a module in lib/xgpu/, the command in bin/), then the build tree's copy. Folders of
+/// the profile module in lib/xgpu/, libxgpu in lib/), then the build tree's copy. Folders of
 /// XGPU_PROFILE_DIR are listed whether or not they exist; the others only when they exist,
 /// except that the install's folder is listed when nothing else is, so a message can say
 /// where the profiles were expected.
@@ -25,4 +26,4 @@ std::optional<std::string> find_shipped_profile(const std::string& name);
 /// Every shipped profile's name (its file name without ".json"), sorted, each once.
 std::vector<std::string> shipped_profile_names();
 
-}  // namespace xgpu_profile
+}  // namespace xgpu::common
