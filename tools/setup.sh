@@ -25,6 +25,10 @@ readonly kPythonTest=("pytest>=7" "hypothesis>=6" "pyopencl>=2023.1" "mako")
 readonly kPythonPlot=("matplotlib>=3.6")
 # NumPy's bfloat16 for xgpu.bfloat16 arrays (the optional dependency "bfloat16"; the tests use it).
 readonly kPythonBfloat16=("ml_dtypes>=0.4")
+# xgpu.mpi's mpi4py (the optional dependency "mpi"). Its binary wheel loads the system's MPI
+# (Debian's Open MPI, libmpi.so.40) and xgpu.mpi checks at import that it is libxgpu-mpi's; a
+# source build (pip install --no-binary mpi4py) takes about 4 minutes on 2 cores for nothing more.
+readonly kPythonMpi=("mpi4py>=3.1")
 # Debian's own Python (python3-venv and python3-dev are for it), whatever else is on PATH.
 readonly kPython=/usr/bin/python3
 
@@ -87,7 +91,7 @@ fi
 # network only for what is missing.
 make_venv() {
   [[ -x .venv/bin/python ]] || "${kPython}" -m venv .venv
-  local wanted=("${kPythonBuild[@]}" "${kPythonPlot[@]}" "${kPythonBfloat16[@]}")
+  local wanted=("${kPythonBuild[@]}" "${kPythonPlot[@]}" "${kPythonBfloat16[@]}" "${kPythonMpi[@]}")
   if [[ "${mode}" == test ]]; then wanted+=("${kPythonTest[@]}"); fi
   step "Python packages in .venv: ${wanted[*]}"
   .venv/bin/python -m pip install --quiet --disable-pip-version-check "${wanted[@]}"
@@ -127,7 +131,8 @@ if [[ "${mode}" == test ]]; then
   echo "Quick benchmark figures of this run: build/bench-quick.json" \
     "(compare a later run with: build/bin/xgpu bench --quick --compare build/bench-quick.json)"
 
-  step "Python tests (pytest in .venv, on two PoCL devices and Oclgrind)"
+  # tests/python/test_mpi.py runs xgpu.mpi under mpirun (1 to 3 ranks, as root too).
+  step "Python tests (pytest in .venv, on two PoCL devices and Oclgrind; xgpu.mpi under mpirun)"
   python_tests() {
     OCL_ICD_VENDORS="${PWD}/build/tests/icd" POCL_DEVICES="pthread pthread" \
       XGPU_CACHE_DIR="${PWD}/build/tests/python-cache" \

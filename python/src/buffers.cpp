@@ -199,6 +199,12 @@ void bind_buffers(nb::module_& m) {
       .def_prop_ro("dtype", [](const DeviceBuffer& b) { return static_cast<int>(b.dtype); })
       .def_prop_ro("device", &DeviceBuffer::device_index)
       .def_prop_ro("stream", [](const DeviceBuffer& b) { return b.home; })
+      .def(
+          "stream_for",
+          [](const DeviceBuffer& b, std::optional<StreamPtr> given) {
+            return stream_for(b, given ? *given : nullptr);
+          },
+          nb::arg("stream").none(), "The stream an operation on the array runs on (xgpu.mpi).")
       .def("view", &view_of, nb::arg("offset"), nb::arg("count"))
       .def(
           "as_bytes",
