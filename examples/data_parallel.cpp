@@ -5,25 +5,24 @@
 // device applies the same update to its copy of the weights. At the end every copy must be
 // bit for bit the same, and match the same loop computed on the host in double.
 //
-// The model: predictions P = X W (X: rows x kIn, W: kIn x kOut); loss = |P - Y|^2 / (2 rows);
-// gradient = X^T (X W - Y) / rows; update W -= rate * gradient.
+// The model (example_support.hpp): predictions P = X W (X: rows x kIn, W: kIn x kOut); loss =
+// |P - Y|^2 / (2 rows); gradient = X^T (X W - Y) / rows; update W -= rate * gradient.
 //
 //   data_parallel [SELECTOR]     default "*": every visible device
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
 #include <vector>
 #include <xgpu/algorithms.hpp>
 #include <xgpu/device_group.hpp>
 #include <xgpu/xgpu.hpp>
 
+#include "example_support.hpp"  // random inputs, the model's data set and host loop
+
 namespace {
 
-constexpr std::size_t kRows = 1001;  // odd, so the shards differ in size
-constexpr std::size_t kIn = 32, kOut = 4;
-constexpr int kSteps = 20;
-constexpr float kRate = 1.0f;
+using namespace example::linear_model;
+
 // |device weight - host weight| allowed. Worst-case bounds are loose here: GEMM's documented
 // (k + 3) u sum|a||b| on the residual X W - Y (k = 32, |x| <= 1, |w| and |y| up to about 32)
 // allows 1e-4 per step. Rounding errors of random signs grow like the square root of their
@@ -31,39 +30,6 @@ constexpr float kRate = 1.0f;
 // The tolerance is 100 times that, and 1000 times below what a shard skipped or a gradient
 // summed twice does (1e-2 or more).
 constexpr double kTolerance = 1e-5;
-
-std::vector<float> random_floats(std::size_t n, float bound, unsigned seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> uniform(-bound, bound);
-  std::vector<float> values(n);
-  for (float& v : values) v = uniform(random);
-  return values;
-}
-
-// The same training loop on the host, in double; returns the weights, sets the first and
-// the last step's loss.
-std::vector<double> host_training(const std::vector<float>& x, const std::vector<float>& y,
-                                  double& first_loss, double& last_loss) {
-  std::vector<double> w(kIn * kOut, 0.0), gradient(kIn * kOut), residual(kOut);
-  for (int step = 0; step < kSteps; ++step) {
-    std::fill(gradient.begin(), gradient.end(), 0.0);
-    last_loss = 0;
-    for (std::size_t r = 0; r < kRows; ++r) {
-      for (std::size_t o = 0; o < kOut; ++o) {
-        double p = 0;
-        for (std::size_t i = 0; i < kIn; ++i) p += double(x[r * kIn + i]) * w[i * kOut + o];
-        residual[o] = p - y[r * kOut + o];
-        last_loss += residual[o] * residual[o] / (2.0 * kRows);
-      }
-      for (std::size_t i = 0; i < kIn; ++i)
-        for (std::size_t o = 0; o < kOut; ++o)
-          gradient[i * kOut + o] += x[r * kIn + i] * residual[o];
-    }
-    for (std::size_t j = 0; j < w.size(); ++j) w[j] -= double(kRate) / kRows * gradient[j];
-    if (step == 0) first_loss = last_loss;
-  }
-  return w;
-}
 
 // What one device keeps for the whole loop: its rows of X and Y, and room for its residuals.
 struct Shard {
@@ -76,13 +42,9 @@ int main(int argc, char** argv) {
   try {
     xgpu::DeviceGroup group(argc > 1 ? argv[1] : "*");
     // A data set a linear model fits exactly: Y = X W_true.
-    const std::vector<float> x = random_floats(kRows * kIn, 1.0f, 1);
-    const std::vector<float> w_true = random_floats(kIn * kOut, 1.0f, 2);
-    std::vector<float> y(kRows * kOut, 0.0f);
-    for (std::size_t r = 0; r < kRows; ++r)
-      for (std::size_t i = 0; i < kIn; ++i)
-        for (std::size_t o = 0; o < kOut; ++o)
-          y[r * kOut + o] += x[r * kIn + i] * w_true[i * kOut + o];
+    const DataSet data = data_set();
+    const std::vector<float>& x = data.x;
+    const std::vector<float>& y = data.y;
 
     // The shards stay on their devices for every step, so the split of the rows must not
     // move. It should still follow the devices' speeds: for_each times each device, so let
@@ -142,22 +104,18 @@ int main(int argc, char** argv) {
       copies.push_back(group[d].queue.read(w.buffer(d)));
     std::size_t differing = 0;
     for (std::size_t d = 1; d < copies.size(); ++d) differing += copies[d] != copies[0];
-    double first_loss = 0, last_loss = 0;
-    const std::vector<double> reference = host_training(x, y, first_loss, last_loss);
-    double worst = 0;
-    std::size_t wrong = 0;  // counted apart from `worst`: a NaN never compares greater
-    for (std::size_t j = 0; j < reference.size(); ++j) {
-      const double error = std::fabs(copies[0][j] - reference[j]);
-      worst = std::max(worst, error);
-      if (!(error <= kTolerance)) ++wrong;
-    }
+    std::vector<double> losses;
+    const std::vector<double> reference = host_training(data, losses);
+    example::Errors errors;
+    for (std::size_t j = 0; j < reference.size(); ++j)
+      errors.add(std::fabs(copies[0][j] - reference[j]), kTolerance);
     std::printf(
         "%d steps on %zu device(s), loss (host) from %.3g to %.3g; %zu of %zu other "
         "copies differ from device 0's; largest error against the host %.3g (allowed "
         "%g)\n",
-        kSteps, group.size(), first_loss, last_loss, differing, copies.size() - 1, worst,
-        kTolerance);
-    const bool ok = differing == 0 && wrong == 0;
+        kSteps, group.size(), losses.front(), losses.back(), differing, copies.size() - 1,
+        errors.worst, kTolerance);
+    const bool ok = differing == 0 && errors.wrong == 0;
     std::printf("data_parallel: %s\n", ok ? "OK" : "WRONG");
     return ok ? 0 : 1;
   } catch (const xgpu::Error& e) {

@@ -13,56 +13,23 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
 #include <vector>
 #include <xgpu/algorithms.hpp>
 #include <xgpu/mpi.hpp>
 #include <xgpu/xgpu.hpp>
 
+#include "example_support.hpp"  // random inputs, the model's data set and host loop
+
 namespace {
 
-constexpr std::size_t kRows = 1001;  // odd, so the shards differ in size
-constexpr std::size_t kIn = 32, kOut = 4;
-constexpr int kSteps = 20;
-constexpr float kRate = 1.0f;
+using namespace example::linear_model;
+
 // |device weight - host weight| allowed: data_parallel.cpp's bound, for the same reasons (the
 // sum over ranks adds at most one rounding per rank to each gradient element).
 constexpr double kTolerance = 1e-5;
 // |device loss - host loss| / host loss allowed: each rank's loss is a float dot product of its
 // residuals (relative error about sqrt(rows) u), summed over the ranks in float.
 constexpr double kLossTolerance = 1e-5;
-
-std::vector<float> random_floats(std::size_t n, float bound, unsigned seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> uniform(-bound, bound);
-  std::vector<float> values(n);
-  for (float& v : values) v = uniform(random);
-  return values;
-}
-
-// The training loop on the host in double; returns the weights and every step's loss.
-std::vector<double> host_training(const std::vector<float>& x, const std::vector<float>& y,
-                                  std::vector<double>& losses) {
-  std::vector<double> w(kIn * kOut, 0.0), gradient(kIn * kOut), residual(kOut);
-  for (int step = 0; step < kSteps; ++step) {
-    std::fill(gradient.begin(), gradient.end(), 0.0);
-    double loss = 0;
-    for (std::size_t r = 0; r < kRows; ++r) {
-      for (std::size_t o = 0; o < kOut; ++o) {
-        double p = 0;
-        for (std::size_t i = 0; i < kIn; ++i) p += double(x[r * kIn + i]) * w[i * kOut + o];
-        residual[o] = p - y[r * kOut + o];
-        loss += residual[o] * residual[o] / (2.0 * kRows);
-      }
-      for (std::size_t i = 0; i < kIn; ++i)
-        for (std::size_t o = 0; o < kOut; ++o)
-          gradient[i * kOut + o] += x[r * kIn + i] * residual[o];
-    }
-    for (std::size_t j = 0; j < w.size(); ++j) w[j] -= double(kRate) / kRows * gradient[j];
-    losses.push_back(loss);
-  }
-  return w;
-}
 
 }  // namespace
 
@@ -75,13 +42,9 @@ int main(int argc, char** argv) {
     xgpu::Queue q = context.queue();
 
     // The same data set on every rank (same seeds): Y = X W_true, which a linear model fits.
-    const std::vector<float> x = random_floats(kRows * kIn, 1.0f, 1);
-    const std::vector<float> w_true = random_floats(kIn * kOut, 1.0f, 2);
-    std::vector<float> y(kRows * kOut, 0.0f);
-    for (std::size_t r = 0; r < kRows; ++r)
-      for (std::size_t i = 0; i < kIn; ++i)
-        for (std::size_t o = 0; o < kOut; ++o)
-          y[r * kOut + o] += x[r * kIn + i] * w_true[i * kOut + o];
+    const DataSet data = data_set();
+    const std::vector<float>& x = data.x;
+    const std::vector<float>& y = data.y;
 
     // This rank's rows [first, first + rows).
     const std::size_t first = kRows * rank / ranks;
@@ -126,27 +89,21 @@ int main(int argc, char** argv) {
     int differs = rank0 != mine ? 1 : 0;
     MPI_Allreduce(MPI_IN_PLACE, &differs, 1, MPI_INT, MPI_SUM, world.native());
     std::vector<double> host_losses;
-    const std::vector<double> reference = host_training(x, y, host_losses);
-    double worst = 0, worst_loss = 0;
-    std::size_t wrong = 0;  // counted apart from `worst`: a NaN never compares greater
-    for (std::size_t j = 0; j < reference.size(); ++j) {
-      const double error = std::fabs(mine[j] - reference[j]);
-      worst = std::max(worst, error);
-      if (!(error <= kTolerance)) ++wrong;
-    }
-    for (int step = 0; step < kSteps; ++step) {
-      const double error = std::fabs(losses[step] - host_losses[step]) / host_losses[step];
-      worst_loss = std::max(worst_loss, error);
-      if (!(error <= kLossTolerance)) ++wrong;
-    }
-    const bool ok = differs == 0 && wrong == 0;
+    const std::vector<double> reference = host_training(data, host_losses);
+    example::Errors errors, loss_errors;
+    for (std::size_t j = 0; j < reference.size(); ++j)
+      errors.add(std::fabs(mine[j] - reference[j]), kTolerance);
+    for (int step = 0; step < kSteps; ++step)
+      loss_errors.add(std::fabs(losses[step] - host_losses[step]) / host_losses[step],
+                      kLossTolerance);
+    const bool ok = differs == 0 && errors.wrong == 0 && loss_errors.wrong == 0;
     if (rank == 0) {
       std::printf(
           "%d steps on %d rank(s): loss from %.9g to %.9g (host: %.9g to %.9g); %d rank(s) "
           "differ from rank 0; largest weight error against the host %.3g (allowed %g), "
           "largest relative loss error %.3g (allowed %g)\n",
           kSteps, ranks, losses.front(), losses.back(), host_losses.front(), host_losses.back(),
-          differs, worst, kTolerance, worst_loss, kLossTolerance);
+          differs, errors.worst, kTolerance, loss_errors.worst, kLossTolerance);
     }
     int failed = ok ? 0 : 1;
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world.native());

@@ -10,14 +10,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
 #include <string>
 #include <vector>
 #include <xgpu/algorithms.hpp>
 #include <xgpu/device_group.hpp>
 #include <xgpu/xgpu.hpp>
 
+#include "example_support.hpp"  // random inputs, the tally of errors
+
 namespace {
+
+using example::random_floats;
 
 constexpr std::size_t kBatches = 8;  // micro-batches
 constexpr std::size_t kRows = 16;    // rows of one micro-batch
@@ -30,14 +33,6 @@ constexpr std::size_t kStages = 3;
 // and softmax's own few ulps. A batch skipped, repeated or sent to the wrong stage is off by
 // 1e-2 or more.
 constexpr double kTolerance = 1e-4;
-
-std::vector<float> random_floats(std::size_t n, float bound, unsigned seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> uniform(-bound, bound);
-  std::vector<float> values(n);
-  for (float& v : values) v = uniform(random);
-  return values;
-}
 
 // out (m x n) = a (m x k) * b (k x n), row-major, in double.
 std::vector<double> host_gemm(const std::vector<double>& a, const std::vector<float>& b,
@@ -142,23 +137,19 @@ int main(int argc, char** argv) {
       std::printf("step %zu:%s\n", t, schedule.c_str());
     }
 
-    double worst = 0;
-    std::size_t wrong = 0;  // counted apart from `worst`: a NaN never compares greater
+    example::Errors errors;
     for (std::size_t b = 0; b < kBatches; ++b) {
       std::vector<double> x(inputs[b].begin(), inputs[b].end());
       std::vector<double> hidden = host_gemm(x, w1, kRows, kIn, kHidden);
       host_softmax_rows(hidden, kRows, kHidden);
       const std::vector<double> reference = host_gemm(hidden, w2, kRows, kHidden, kOut);
-      for (std::size_t i = 0; i < reference.size(); ++i) {
-        const double error = std::fabs(outputs[b][i] - reference[i]);
-        worst = std::max(worst, error);
-        if (!(error <= kTolerance)) ++wrong;
-      }
+      for (std::size_t i = 0; i < reference.size(); ++i)
+        errors.add(std::fabs(outputs[b][i] - reference[i]), kTolerance);
     }
-    const bool ok = wrong == 0;
+    const bool ok = errors.wrong == 0;
     std::printf(
         "%zu batches through %zu stages on %zu device(s); largest error %.3g (allowed %g)\n",
-        kBatches, kStages, group.size(), worst, kTolerance);
+        kBatches, kStages, group.size(), errors.worst, kTolerance);
     std::printf("pipeline_parallel: %s\n", ok ? "OK" : "WRONG");
     return ok ? 0 : 1;
   } catch (const xgpu::Error& e) {

@@ -65,6 +65,17 @@ inline std::string layout_in_effect(const char* name, const xgpu::Device& device
   return xgpu::ext::is_cpu(device.info()) ? "cpu" : "gpu";
 }
 
+/// The folder of the stub modules (tests/stub_backend), or nothing (with a warning) when this
+/// run was not given one.
+inline std::optional<std::string> stub_dir() {
+  auto dir = env("XGPU_TEST_STUB_DIR");
+  if (!dir || dir->empty()) {
+    WARN("XGPU_TEST_STUB_DIR is not set: the stub module tests are skipped");
+    return std::nullopt;
+  }
+  return dir;
+}
+
 inline bool is_oclgrind(const xgpu::Device& device) {
   return device.info().implementation == "oclgrind";
 }
@@ -187,6 +198,19 @@ void for_each_element_type(Body&& body) {
   body(std::int32_t{});
   body(std::uint32_t{});
   body(xgpu::half{});
+}
+
+/// Runs body(context, queue, device) on every device, each in its own section with a new
+/// context and that context's queue.
+template <class Body>
+void for_each_device(Body&& body) {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      body(context, queue, device);
+    }
+  }
 }
 
 /// Runs check(device, T{}) for every element type on every device, a section per device.

@@ -42,6 +42,54 @@ void fill_by_doubling(CUstream stream, CUdeviceptr start, const void* pattern, s
   }
 }
 
+// The checks every command on one buffer makes: the queue's context, and the bytes
+// [offset, offset + size) inside the buffer.
+Buffer& checked_buffer(const Queue& queue, xgpu_buffer buffer, size_t offset, size_t size,
+                       const char* what) {
+  Buffer& b = buffer_of(buffer);
+  require_same_context(queue, b, what);
+  require_range(b, offset, size, what);
+  return b;
+}
+
+// The buffers of a copy (`call`), each range inside its buffer, the destination in the
+// queue's context and, unless `peer`, the source too.
+struct Ends {
+  Buffer& from;
+  Buffer& to;
+};
+Ends checked_ends(const Queue& queue, xgpu_buffer source, xgpu_buffer destination,
+                  size_t source_offset, size_t destination_offset, size_t size, const char* call,
+                  bool peer) {
+  Buffer& from = buffer_of(source);
+  Buffer& to = buffer_of(destination);
+  if (!peer) require_same_context(queue, from, call);
+  require_same_context(queue, to, call);
+  require_range(from, source_offset, size, (std::string(call) + " source").c_str());
+  require_range(to, destination_offset, size, (std::string(call) + " destination").c_str());
+  return {from, to};
+}
+
+// buffer_write and buffer_read (`call`): `copy` enqueues the one copy between the host
+// pointer (`host_name`, which must not be NULL) and the buffer's bytes at offset on the
+// queue's stream, waited for when blocking.
+template <class Copy>
+xgpu_status host_copy(const char* call, xgpu_queue queue, xgpu_buffer buffer, uint32_t blocking,
+                      size_t offset, size_t size, const void* host, const char* host_name,
+                      const xgpu_wait_v1* wait, xgpu_event* event, Copy copy) {
+  return guard([&] {
+    Queue& q = queue_of(queue);
+    Buffer& b = checked_buffer(q, buffer, offset, size, call);
+    if (host == nullptr)
+      fail(XGPU_STATUS_INVALID_VALUE, std::string(call) + ": " + host_name + " is NULL");
+    Command command(q, wait, event);
+    copy(b.pointer + offset, q.stream);
+    command.enqueued();
+    if (blocking) check(cu().cuStreamSynchronize(q.stream), "cuStreamSynchronize");
+    return XGPU_STATUS_SUCCESS;
+  });
+}
+
 }  // namespace
 
 xgpu_status buffer_create(xgpu_context context, uint32_t flags, size_t size, xgpu_buffer* buffer) {
@@ -90,36 +138,21 @@ xgpu_status buffer_create_sub(xgpu_buffer parent, uint32_t flags, size_t offset,
 xgpu_status buffer_write(xgpu_queue queue, xgpu_buffer buffer, uint32_t blocking, size_t offset,
                          size_t size, const void* source, const xgpu_wait_v1* wait,
                          xgpu_event* event) {
-  return guard([&] {
-    Queue& q = queue_of(queue);
-    Buffer& b = buffer_of(buffer);
-    require_same_context(q, b, "buffer_write");
-    require_range(b, offset, size, "buffer_write");
-    if (source == nullptr) fail(XGPU_STATUS_INVALID_VALUE, "buffer_write: source is NULL");
-    Command command(q, wait, event);
-    check(cu().cuMemcpyHtoDAsync(b.pointer + offset, source, size, q.stream), "cuMemcpyHtoDAsync");
-    command.enqueued();
-    if (blocking) check(cu().cuStreamSynchronize(q.stream), "cuStreamSynchronize");
-    return XGPU_STATUS_SUCCESS;
-  });
+  return host_copy("buffer_write", queue, buffer, blocking, offset, size, source, "source", wait,
+                   event, [&](CUdeviceptr device, CUstream stream) {
+                     check(cu().cuMemcpyHtoDAsync(device, source, size, stream),
+                           "cuMemcpyHtoDAsync");
+                   });
 }
 
 xgpu_status buffer_read(xgpu_queue queue, xgpu_buffer buffer, uint32_t blocking, size_t offset,
                         size_t size, void* destination, const xgpu_wait_v1* wait,
                         xgpu_event* event) {
-  return guard([&] {
-    Queue& q = queue_of(queue);
-    Buffer& b = buffer_of(buffer);
-    require_same_context(q, b, "buffer_read");
-    require_range(b, offset, size, "buffer_read");
-    if (destination == nullptr) fail(XGPU_STATUS_INVALID_VALUE, "buffer_read: destination is NULL");
-    Command command(q, wait, event);
-    check(cu().cuMemcpyDtoHAsync(destination, b.pointer + offset, size, q.stream),
-          "cuMemcpyDtoHAsync");
-    command.enqueued();
-    if (blocking) check(cu().cuStreamSynchronize(q.stream), "cuStreamSynchronize");
-    return XGPU_STATUS_SUCCESS;
-  });
+  return host_copy("buffer_read", queue, buffer, blocking, offset, size, destination, "destination",
+                   wait, event, [&](CUdeviceptr device, CUstream stream) {
+                     check(cu().cuMemcpyDtoHAsync(destination, device, size, stream),
+                           "cuMemcpyDtoHAsync");
+                   });
 }
 
 xgpu_status buffer_copy(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destination,
@@ -127,12 +160,9 @@ xgpu_status buffer_copy(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destin
                         const xgpu_wait_v1* wait, xgpu_event* event) {
   return guard([&] {
     Queue& q = queue_of(queue);
-    Buffer& from = buffer_of(source);
-    Buffer& to = buffer_of(destination);
-    require_same_context(q, from, "buffer_copy");
-    require_same_context(q, to, "buffer_copy");
-    require_range(from, source_offset, size, "buffer_copy source");
-    require_range(to, destination_offset, size, "buffer_copy destination");
+    const Ends ends = checked_ends(q, source, destination, source_offset, destination_offset, size,
+                                   "buffer_copy", false);
+    Buffer &from = ends.from, &to = ends.to;
     // OpenCL's rule, kept so both modules refuse the same calls.
     if (from.pointer + source_offset < to.pointer + destination_offset + size &&
         to.pointer + destination_offset < from.pointer + source_offset + size) {
@@ -154,11 +184,9 @@ xgpu_status buffer_copy_peer(xgpu_queue queue, xgpu_buffer source, xgpu_buffer d
                              const xgpu_wait_v1* wait, xgpu_event* event) {
   return guard([&] {
     Queue& q = queue_of(queue);
-    Buffer& from = buffer_of(source);
-    Buffer& to = buffer_of(destination);
-    require_same_context(q, to, "buffer_copy_peer");
-    require_range(from, source_offset, size, "buffer_copy_peer source");
-    require_range(to, destination_offset, size, "buffer_copy_peer destination");
+    const Ends ends = checked_ends(q, source, destination, source_offset, destination_offset, size,
+                                   "buffer_copy_peer", true);
+    Buffer &from = ends.from, &to = ends.to;
     Command command(q, wait, event, true);
     // Without peer access enabled the driver stages through host memory itself; with it
     // (NVLink, a shared PCIe switch) the copy goes device to device.
@@ -176,9 +204,7 @@ xgpu_status buffer_fill(xgpu_queue queue, xgpu_buffer buffer, const void* patter
                         xgpu_event* event) {
   return guard([&] {
     Queue& q = queue_of(queue);
-    Buffer& b = buffer_of(buffer);
-    require_same_context(q, b, "buffer_fill");
-    require_range(b, offset, size, "buffer_fill");
+    Buffer& b = checked_buffer(q, buffer, offset, size, "buffer_fill");
     if (pattern == nullptr || pattern_size == 0) {
       fail(XGPU_STATUS_INVALID_VALUE, "buffer_fill: no pattern");
     }
@@ -219,9 +245,7 @@ xgpu_status buffer_map(xgpu_queue queue, xgpu_buffer buffer, uint32_t map_flags,
                        xgpu_event* event) {
   return guard([&] {
     Queue& q = queue_of(queue);
-    Buffer& b = buffer_of(buffer);
-    require_same_context(q, b, "buffer_map");
-    require_range(b, offset, size, "buffer_map");
+    Buffer& b = checked_buffer(q, buffer, offset, size, "buffer_map");
     if (host_pointer == nullptr) fail(XGPU_STATUS_INVALID_VALUE, "buffer_map: NULL output");
     Command command(q, wait, event);
     void* staging = nullptr;

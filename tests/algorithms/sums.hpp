@@ -1,8 +1,10 @@
-// What test_reduce.cpp and test_scan.cpp share: the sizes a reduction or a scan is tried at,
+// What test_reduce.cpp and test_scan.cpp share: the sizes a reduction or a scan is tried at
+// (the largest on the first PoCL device), the buffers of the bad sizes,
 // the inputs they sum, the accuracy model of reduce.hpp and scan.hpp (the unit roundoff
 // and the host reference's arithmetic), and the loop over devices and element types.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -13,6 +15,10 @@
 #include "test_support.hpp"
 
 namespace xgpu_test {
+
+// A buffer's scalar: the type its sums come back in (float for half).
+template <class T>
+using Scalar = xgpu::scalar_t<T>;
 
 // The unit roundoff of a type's arithmetic (half computes in float).
 template <class T>
@@ -51,6 +57,33 @@ std::vector<std::size_t> sum_sizes(xgpu::Queue& queue) {
 template <class T>
 std::size_t large_size(const xgpu::Device& device) {
   return device.info().max_allocation / 8 / sizeof(T) - 13;
+}
+
+// Runs body(context, queue, device) on the first PoCL device only, in its own section, for the
+// sizes near max_allocation: elsewhere too slow (Oclgrind) or not run in CI, and a second PoCL
+// device runs the same code on the same memory (its seconds of host work and transfers would
+// add nothing).
+template <class Body>
+void on_first_pocl(Body&& body) {
+  const std::vector<xgpu::Device> all = xgpu::devices();
+  const auto pocl = std::find_if(all.begin(), all.end(), is_pocl);
+  REQUIRE(pocl != all.end());
+  DYNAMIC_SECTION(pocl->describe()) {
+    xgpu::Context context(*pocl);
+    xgpu::Queue queue = context.queue();
+    body(context, queue, *pocl);
+  }
+}
+
+// The buffers of the tests of empty and mismatched sizes: two empty, one of 3 and one of 4
+// floats (written, not filled: Oclgrind counts filled memory as uninitialized).
+struct SizeCases {
+  xgpu::Buffer<float> empty, other, three, four;
+};
+inline SizeCases size_cases(xgpu::Context& context, xgpu::Queue& queue) {
+  return {context.alloc<float>(0), context.alloc<float>(0),
+          upload(context, queue, std::vector<float>(3, 1.0f)),
+          upload(context, queue, std::vector<float>(4, 1.0f))};
 }
 
 // Runs body(context, queue, T{}) for every element type on every device; on a device

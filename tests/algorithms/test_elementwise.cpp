@@ -17,18 +17,7 @@
 #include "test_support.hpp"
 
 using xgpu::half;
-using xgpu_test::capture_error;
-using xgpu_test::check_error;
-using xgpu_test::element_of;
-using xgpu_test::for_each_device_and_element_type;
-using xgpu_test::is_floating;
-using xgpu_test::is_oclgrind;
-using xgpu_test::is_pocl;
-using xgpu_test::random_values;
-using xgpu_test::supported;
-using xgpu_test::type_name;
-using xgpu_test::upload;
-using xgpu_test::value_of;
+using namespace xgpu_test;
 
 namespace {
 
@@ -57,6 +46,15 @@ template <class T>
 std::int64_t ulps_between(T a, T b) {
   const std::int64_t d = ordered(a) - ordered(b);
   return d < 0 ? -d : d;
+}
+
+/// Whether a result is right: floats within `tolerance` ulps of the reference, integers equal.
+template <class T>
+bool within(T got, T expected, std::int64_t tolerance) {
+  if constexpr (is_floating<T>)
+    return ulps_between(got, expected) <= tolerance;
+  else
+    return got == expected;
 }
 template <class T>
 bool is_nan(T value) {
@@ -121,6 +119,18 @@ void in_the_entry_layout(Run&& run) {
   run();
 }
 
+/// Runs check(context, queue, n) at every size of sizes_for() on a new context of `device`,
+/// in the entry's layout; nothing where the device does not take T.
+template <class T, class Check>
+void at_every_size(const xgpu::Device& device, Check&& check) {
+  if (!supported<T>(device)) return;
+  xgpu::Context context(device);
+  xgpu::Queue queue = context.queue();
+  in_the_entry_layout([&] {
+    for (std::size_t n : sizes_for(device, elementwise_group(context))) check(context, queue, n);
+  });
+}
+
 // ---- fill, copy, axpy, scale ----------------------------------------------------------------
 
 template <class T>
@@ -157,12 +167,7 @@ void check_fill_copy_axpy_scale(xgpu::Context& context, xgpu::Queue& queue, std:
       expected = element_of<T>(std::fma(a, value_of(x[i]), value_of(y[i])));
     else
       expected = wrap<T>(std::uint32_t(a) * std::uint32_t(x[i]) + std::uint32_t(y[i]));
-    bool good;
-    if constexpr (is_floating<T>)
-      good = ulps_between(got[i], expected) <= axpy_ulps;
-    else
-      good = got[i] == expected;
-    if (!good && wrong++ < 5) FAIL_CHECK("axpy [" << i << "]");
+    if (!within(got[i], expected, axpy_ulps) && wrong++ < 5) FAIL_CHECK("axpy [" << i << "]");
   }
   CHECK(wrong == 0);
 
@@ -182,12 +187,8 @@ void check_fill_copy_axpy_scale(xgpu::Context& context, xgpu::Queue& queue, std:
 
 template <class T>
 void for_basic_sizes(const xgpu::Device& device) {
-  if (!supported<T>(device)) return;
-  xgpu::Context context(device);
-  xgpu::Queue queue = context.queue();
-  in_the_entry_layout([&] {
-    for (std::size_t n : sizes_for(device, elementwise_group(context)))
-      check_fill_copy_axpy_scale<T>(context, queue, n);
+  at_every_size<T>(device, [](xgpu::Context& context, xgpu::Queue& queue, std::size_t n) {
+    check_fill_copy_axpy_scale<T>(context, queue, n);
   });
 }
 
@@ -272,12 +273,7 @@ void check_binary(xgpu::Context& context, xgpu::Queue& queue, Binary op, std::si
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const T expected = binary_reference(op, a[i], b[i]);
-    bool good;
-    if constexpr (is_floating<T>)
-      good = ulps_between(got[i], expected) <= tolerance;
-    else
-      good = got[i] == expected;
-    if (!good && wrong++ < 5)
+    if (!within(got[i], expected, tolerance) && wrong++ < 5)
       FAIL_CHECK("[" << i << "] " << +value_of(a[i]) << " op " << +value_of(b[i]) << ": expected "
                      << +value_of(expected) << ", got " << +value_of(got[i]));
   }
@@ -286,13 +282,9 @@ void check_binary(xgpu::Context& context, xgpu::Queue& queue, Binary op, std::si
 
 template <class T>
 void for_binary_sizes(const xgpu::Device& device) {
-  if (!supported<T>(device)) return;
-  xgpu::Context context(device);
-  xgpu::Queue queue = context.queue();
-  in_the_entry_layout([&] {
-    for (std::size_t n : sizes_for(device, elementwise_group(context)))
-      for (Binary op : {Binary::add, Binary::sub, Binary::mul, Binary::div})
-        check_binary<T>(context, queue, op, n);
+  at_every_size<T>(device, [](xgpu::Context& context, xgpu::Queue& queue, std::size_t n) {
+    for (Binary op : {Binary::add, Binary::sub, Binary::mul, Binary::div})
+      check_binary<T>(context, queue, op, n);
   });
 }
 
@@ -476,12 +468,7 @@ void check_unary(xgpu::Context& context, xgpu::Queue& queue, Unary op, std::size
     } else {
       expected = x[i];  // uint32: abs and relu are the identity
     }
-    bool good;
-    if constexpr (is_floating<T>)
-      good = ulps_between(got[i], expected) <= tolerance;
-    else
-      good = got[i] == expected;
-    if (!good && wrong++ < 5)
+    if (!within(got[i], expected, tolerance) && wrong++ < 5)
       FAIL_CHECK("[" << i << "] of " << +value_of(x[i]) << ": expected " << +value_of(expected)
                      << ", got " << +value_of(got[i]));
   }
@@ -643,158 +630,138 @@ TEST_CASE("fill and axpy near max_allocation / 8 bytes", "[elementwise]") {
 TEST_CASE("element-wise special values: division by zero, infinities, NaN", "[elementwise]") {
   const float inf = std::numeric_limits<float>::infinity(),
               nan = std::numeric_limits<float>::quiet_NaN();
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    // Integer division by zero is defined as 0, INT32_MIN / -1 wraps, never a trap.
+    auto ia = upload(context, queue, std::vector<std::int32_t>{7, -7, 0, INT32_MIN, INT32_MIN, 9});
+    auto ib = upload(context, queue, std::vector<std::int32_t>{0, 0, 0, -1, 1, -2});
+    auto iout = context.alloc<std::int32_t>(6);
+    xgpu::div(queue, ia, ib, iout);
+    CHECK(queue.read(iout) == std::vector<std::int32_t>{0, 0, 0, INT32_MIN, INT32_MIN, -4});
+    auto ua = upload(context, queue, std::vector<std::uint32_t>{7, 0, 0xffffffffu});
+    auto ub = upload(context, queue, std::vector<std::uint32_t>{0, 0, 2});
+    auto uout = context.alloc<std::uint32_t>(3);
+    xgpu::div(queue, ua, ub, uout);
+    CHECK(queue.read(uout) == std::vector<std::uint32_t>{0, 0, 0x7fffffffu});
+    xgpu::abs(queue, ia, iout);
+    CHECK(queue.read(iout) == std::vector<std::int32_t>{7, 7, 0, INT32_MIN, INT32_MIN, 9});
 
-      // Integer division by zero is defined as 0, INT32_MIN / -1 wraps, never a trap.
-      auto ia =
-          upload(context, queue, std::vector<std::int32_t>{7, -7, 0, INT32_MIN, INT32_MIN, 9});
-      auto ib = upload(context, queue, std::vector<std::int32_t>{0, 0, 0, -1, 1, -2});
-      auto iout = context.alloc<std::int32_t>(6);
-      xgpu::div(queue, ia, ib, iout);
-      CHECK(queue.read(iout) == std::vector<std::int32_t>{0, 0, 0, INT32_MIN, INT32_MIN, -4});
-      auto ua = upload(context, queue, std::vector<std::uint32_t>{7, 0, 0xffffffffu});
-      auto ub = upload(context, queue, std::vector<std::uint32_t>{0, 0, 2});
-      auto uout = context.alloc<std::uint32_t>(3);
-      xgpu::div(queue, ua, ub, uout);
-      CHECK(queue.read(uout) == std::vector<std::uint32_t>{0, 0, 0x7fffffffu});
-      xgpu::abs(queue, ia, iout);
-      CHECK(queue.read(iout) == std::vector<std::int32_t>{7, 7, 0, INT32_MIN, INT32_MIN, 9});
+    // Floats: IEEE 754 division, and the limits of the math functions.
+    auto fa = upload(context, queue, std::vector<float>{1, -1, 0, inf, -inf, nan, -0.0f, -2});
+    auto fb = upload(context, queue, std::vector<float>{0, 0, 0, 1, 1, 1, 1, 1});
+    auto fout = context.alloc<float>(8);
+    xgpu::div(queue, fa, fb, fout);
+    std::vector<float> got = queue.read(fout);
+    CHECK(got[0] == inf);
+    CHECK(got[1] == -inf);
+    CHECK(std::isnan(got[2]));
+    xgpu::sigmoid(queue, fa, fout);
+    got = queue.read(fout);
+    CHECK(got[3] == 1.0f);
+    CHECK(got[4] == 0.0f);
+    CHECK(std::isnan(got[5]));
+    xgpu::relu(queue, fa, fout);
+    got = queue.read(fout);
+    CHECK(got[0] == 1.0f);
+    CHECK(got[1] == 0.0f);
+    CHECK(got[3] == inf);
+    CHECK(got[4] == 0.0f);
+    CHECK(std::isnan(got[5]));  // relu passes NaN through
+    CHECK(got[7] == 0.0f);
+    xgpu::log(queue, fa, fout);
+    got = queue.read(fout);
+    CHECK(got[0] == 0.0f);
+    CHECK(std::isnan(got[1]));
+    CHECK(got[2] == -inf);
+    CHECK(got[3] == inf);
+    xgpu::sqrt(queue, fa, fout);
+    got = queue.read(fout);
+    CHECK(std::isnan(got[1]));
+    CHECK(got[3] == inf);
+    xgpu::exp(queue, fa, fout);
+    got = queue.read(fout);
+    CHECK(got[2] == 1.0f);
+    CHECK(got[3] == inf);
+    CHECK(got[4] == 0.0f);
+    xgpu::tanh(queue, fa, fout);
+    got = queue.read(fout);
+    CHECK(got[3] == 1.0f);
+    CHECK(got[4] == -1.0f);  // OpenCL defines tanh(+-inf) = +-1 exactly
+    CHECK(std::isnan(got[5]));
+    // Where tanh rounds to +-1 the result is exactly +-1 (PoCL's float tanh is an ulp short).
+    auto big = upload(context, queue, std::vector<float>{10, 12.5f, -30, 9.5f});
+    xgpu::tanh(queue, big, big);
+    got = queue.read(big);
+    CHECK(got[0] == 1.0f);
+    CHECK(got[1] == 1.0f);
+    CHECK(got[2] == -1.0f);
+    CHECK(got[3] >= 0.9999995f);  // within 5 ulp of tanh(9.5), which rounds to 1
 
-      // Floats: IEEE 754 division, and the limits of the math functions.
-      auto fa = upload(context, queue, std::vector<float>{1, -1, 0, inf, -inf, nan, -0.0f, -2});
-      auto fb = upload(context, queue, std::vector<float>{0, 0, 0, 1, 1, 1, 1, 1});
-      auto fout = context.alloc<float>(8);
-      xgpu::div(queue, fa, fb, fout);
-      std::vector<float> got = queue.read(fout);
-      CHECK(got[0] == inf);
-      CHECK(got[1] == -inf);
-      CHECK(std::isnan(got[2]));
-      xgpu::sigmoid(queue, fa, fout);
-      got = queue.read(fout);
-      CHECK(got[3] == 1.0f);
-      CHECK(got[4] == 0.0f);
-      CHECK(std::isnan(got[5]));
-      xgpu::relu(queue, fa, fout);
-      got = queue.read(fout);
-      CHECK(got[0] == 1.0f);
-      CHECK(got[1] == 0.0f);
-      CHECK(got[3] == inf);
-      CHECK(got[4] == 0.0f);
-      CHECK(std::isnan(got[5]));  // relu passes NaN through
-      CHECK(got[7] == 0.0f);
-      xgpu::log(queue, fa, fout);
-      got = queue.read(fout);
-      CHECK(got[0] == 0.0f);
-      CHECK(std::isnan(got[1]));
-      CHECK(got[2] == -inf);
-      CHECK(got[3] == inf);
-      xgpu::sqrt(queue, fa, fout);
-      got = queue.read(fout);
-      CHECK(std::isnan(got[1]));
-      CHECK(got[3] == inf);
-      xgpu::exp(queue, fa, fout);
-      got = queue.read(fout);
-      CHECK(got[2] == 1.0f);
-      CHECK(got[3] == inf);
-      CHECK(got[4] == 0.0f);
-      xgpu::tanh(queue, fa, fout);
-      got = queue.read(fout);
-      CHECK(got[3] == 1.0f);
-      CHECK(got[4] == -1.0f);  // OpenCL defines tanh(+-inf) = +-1 exactly
-      CHECK(std::isnan(got[5]));
-      // Where tanh rounds to +-1 the result is exactly +-1 (PoCL's float tanh is an ulp short).
-      auto big = upload(context, queue, std::vector<float>{10, 12.5f, -30, 9.5f});
-      xgpu::tanh(queue, big, big);
-      got = queue.read(big);
-      CHECK(got[0] == 1.0f);
-      CHECK(got[1] == 1.0f);
-      CHECK(got[2] == -1.0f);
-      CHECK(got[3] >= 0.9999995f);  // within 5 ulp of tanh(9.5), which rounds to 1
-
-      // Half: results beyond 65504 become infinity.
-      auto ha =
-          upload(context, queue, std::vector<half>{xgpu::to_half(12.0f), xgpu::to_half(-inf)});
-      auto hout = context.alloc<half>(2);
-      xgpu::exp(queue, ha, hout);
-      const std::vector<half> hgot = queue.read(hout);
-      CHECK(xgpu::to_float(hgot[0]) == inf);
-      CHECK(xgpu::to_float(hgot[1]) == 0.0f);
-    }
-  }
+    // Half: results beyond 65504 become infinity.
+    auto ha = upload(context, queue, std::vector<half>{xgpu::to_half(12.0f), xgpu::to_half(-inf)});
+    auto hout = context.alloc<half>(2);
+    xgpu::exp(queue, ha, hout);
+    const std::vector<half> hgot = queue.read(hout);
+    CHECK(xgpu::to_float(hgot[0]) == inf);
+    CHECK(xgpu::to_float(hgot[1]) == 0.0f);
+  });
 }
 
 TEST_CASE("element-wise operations in place", "[elementwise]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      const std::size_t n = 1031;
-      const std::vector<float> x = inputs<float>(n, 8);
-      xgpu::Buffer<float> a = upload(context, queue, x);
-      xgpu::add(queue, a, a, a);  // a = a + a
-      std::vector<float> expected(n);
-      for (std::size_t i = 0; i < n; ++i) expected[i] = x[i] + x[i];
-      CHECK(queue.read(a) == expected);
-      xgpu::axpy(queue, 3.0f, a, a);  // a = 3a + a
-      for (float& v : expected) v = std::fma(3.0f, v, v);
-      CHECK(queue.read(a) == expected);
-      xgpu::Buffer<float> b = upload(context, queue, x);
-      xgpu::sub(queue, a, b, b);  // b = a - b
-      for (std::size_t i = 0; i < n; ++i) expected[i] = expected[i] - x[i];
-      CHECK(queue.read(b) == expected);
-      CHECK_FALSE(xgpu::copy(queue, b, b));  // a no-op: nothing enqueued
-      CHECK(queue.read(b) == expected);
-    }
-  }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    const std::size_t n = 1031;
+    const std::vector<float> x = inputs<float>(n, 8);
+    xgpu::Buffer<float> a = upload(context, queue, x);
+    xgpu::add(queue, a, a, a);  // a = a + a
+    std::vector<float> expected(n);
+    for (std::size_t i = 0; i < n; ++i) expected[i] = x[i] + x[i];
+    CHECK(queue.read(a) == expected);
+    xgpu::axpy(queue, 3.0f, a, a);  // a = 3a + a
+    for (float& v : expected) v = std::fma(3.0f, v, v);
+    CHECK(queue.read(a) == expected);
+    xgpu::Buffer<float> b = upload(context, queue, x);
+    xgpu::sub(queue, a, b, b);  // b = a - b
+    for (std::size_t i = 0; i < n; ++i) expected[i] = expected[i] - x[i];
+    CHECK(queue.read(b) == expected);
+    CHECK_FALSE(xgpu::copy(queue, b, b));  // a no-op: nothing enqueued
+    CHECK(queue.read(b) == expected);
+  });
 }
 
 TEST_CASE("element-wise errors: mismatched sizes, double without fp64", "[elementwise]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      auto a = context.alloc<float>(10), b = context.alloc<float>(11), c = context.alloc<float>(10);
-      const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
-      check_error(capture_error([&] { xgpu::add(queue, a, b, c); }), invalid,
-                  {"xgpu::add", "b", "11", "10"});
-      check_error(capture_error([&] { xgpu::div(queue, a, c, b); }), invalid, {"xgpu::div", "out"});
-      check_error(capture_error([&] { xgpu::axpy(queue, 1.0f, a, b); }), invalid,
-                  {"xgpu::axpy", "y"});
-      check_error(capture_error([&] { xgpu::copy(queue, b, a); }), invalid, {"xgpu::copy", "dst"});
-      check_error(capture_error([&] { xgpu::exp(queue, a, b); }), invalid, {"xgpu::exp", "out"});
-      check_error(capture_error([&] { xgpu::relu(queue, b, a); }), invalid, {"xgpu::relu"});
-      auto empty = context.alloc<float>(0);
-      check_error(capture_error([&] { xgpu::sigmoid(queue, empty, a); }), invalid,
-                  {"xgpu::sigmoid"});
-      // A mismatch is found before anything runs, also with an empty buffer involved; two
-      // empty buffers are fine and enqueue nothing.
-      CHECK_FALSE(xgpu::tanh(queue, empty, empty));
-      CHECK_FALSE(xgpu::scale(queue, 2.0f, empty));
-      xgpu::Queue none;
-      check_error(capture_error([&] { xgpu::fill(none, a, 1.0f); }), xgpu::Errc::invalid_handle,
-                  {"xgpu::fill"});
-      if (!device.info().fp64) {
-        auto d = context.alloc<double>(4);
-        check_error(capture_error([&] { xgpu::fill(queue, d, 1.0); }), xgpu::Errc::unsupported,
-                    {"xgpu::fill", "double"});
-      }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device& device) {
+    auto a = context.alloc<float>(10), b = context.alloc<float>(11), c = context.alloc<float>(10);
+    const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
+    check_error(capture_error([&] { xgpu::add(queue, a, b, c); }), invalid,
+                {"xgpu::add", "b", "11", "10"});
+    check_error(capture_error([&] { xgpu::div(queue, a, c, b); }), invalid, {"xgpu::div", "out"});
+    check_error(capture_error([&] { xgpu::axpy(queue, 1.0f, a, b); }), invalid,
+                {"xgpu::axpy", "y"});
+    check_error(capture_error([&] { xgpu::copy(queue, b, a); }), invalid, {"xgpu::copy", "dst"});
+    check_error(capture_error([&] { xgpu::exp(queue, a, b); }), invalid, {"xgpu::exp", "out"});
+    check_error(capture_error([&] { xgpu::relu(queue, b, a); }), invalid, {"xgpu::relu"});
+    auto empty = context.alloc<float>(0);
+    check_error(capture_error([&] { xgpu::sigmoid(queue, empty, a); }), invalid, {"xgpu::sigmoid"});
+    // A mismatch is found before anything runs, also with an empty buffer involved; two
+    // empty buffers are fine and enqueue nothing.
+    CHECK_FALSE(xgpu::tanh(queue, empty, empty));
+    CHECK_FALSE(xgpu::scale(queue, 2.0f, empty));
+    xgpu::Queue none;
+    check_error(capture_error([&] { xgpu::fill(none, a, 1.0f); }), xgpu::Errc::invalid_handle,
+                {"xgpu::fill"});
+    if (!device.info().fp64) {
+      auto d = context.alloc<double>(4);
+      check_error(capture_error([&] { xgpu::fill(queue, d, 1.0); }), xgpu::Errc::unsupported,
+                  {"xgpu::fill", "double"});
     }
-  }
+  });
 }
 
 // unit.icd.algorithms.bad_settings sets XGPU_ELEMENTWISE_SHAPE=simd (read once per process).
 TEST_CASE("element-wise operations refuse an unknown XGPU_ELEMENTWISE_SHAPE", "[.bad_settings]") {
   REQUIRE(xgpu_test::env("XGPU_ELEMENTWISE_SHAPE") == std::string("simd"));
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      auto a = context.alloc<float>(4), c = context.alloc<float>(4);
-      check_error(capture_error([&] { xgpu::axpy(queue, 1.0f, a, c); }),
-                  xgpu::Errc::invalid_argument, {"XGPU_ELEMENTWISE_SHAPE", "simd"});
-    }
-  }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    auto a = context.alloc<float>(4), c = context.alloc<float>(4);
+    check_error(capture_error([&] { xgpu::axpy(queue, 1.0f, a, c); }), xgpu::Errc::invalid_argument,
+                {"XGPU_ELEMENTWISE_SHAPE", "simd"});
+  });
 }

@@ -324,25 +324,18 @@ TEST_CASE("Feeder: no samples, bad options", "[feeder]") {
   Feeder empty(queue, none, fill);
   CHECK(empty.size() == 0);
   CHECK_FALSE(empty.next().has_value());
-  const auto refused = [&](FeederOptions o, const char* name) {
+  // Each option of small_options() set to 0 alone is refused, by name.
+  const auto refused_zero = [&](auto FeederOptions::*option, const char* name) {
+    FeederOptions o = small_options();
+    o.*option = 0;
     check_error(capture_error([&] { Feeder bad(queue, o, fill); }), xgpu::Errc::invalid_argument,
                 {"xgpu::Feeder", name});
   };
-  FeederOptions o = small_options();
-  o.batch_size = 0;
-  refused(o, "batch_size");
-  o = small_options();
-  o.batch_bytes = 0;
-  refused(o, "batch_bytes");
-  o = small_options();
-  o.workers = 0;
-  refused(o, "workers");
-  o = small_options();
-  o.prefetch = 0;
-  refused(o, "prefetch");
-  o = small_options();
-  o.epochs = 0;
-  refused(o, "epochs");
+  refused_zero(&FeederOptions::batch_size, "batch_size");
+  refused_zero(&FeederOptions::batch_bytes, "batch_bytes");
+  refused_zero(&FeederOptions::workers, "workers");
+  refused_zero(&FeederOptions::prefetch, "prefetch");
+  refused_zero(&FeederOptions::epochs, "epochs");
   check_error(capture_error([&] { Feeder bad(queue, small_options(), nullptr); }),
               xgpu::Errc::invalid_argument, {"fill function"});
   check_error(capture_error([&] { Feeder bad(xgpu::Queue(), small_options(), fill); }),

@@ -18,22 +18,9 @@
 #include "test_support.hpp"
 
 using xgpu::half;
-using xgpu_test::capture_error;
-using xgpu_test::check_error;
-using xgpu_test::is_oclgrind;
-using xgpu_test::is_pocl;
-using xgpu_test::large_size;
-using xgpu_test::random_terms;
-using xgpu_test::Reference;
-using xgpu_test::type_name;
-using xgpu_test::unit_roundoff;
-using xgpu_test::upload;
-using xgpu_test::value_of;
+using namespace xgpu_test;
 
 namespace {
-
-template <class T>
-using Scalar = xgpu::scalar_t<T>;
 
 // Checks a sum of count terms, term(i) each: integers exactly, modulo 2^32 (the terms are
 // given modulo 2^32); floats against a Reference<T> sum, within roundings * u *
@@ -150,35 +137,23 @@ TEST_CASE("sum, dot, extremes and norm2 of every type at the required sizes", "[
 // bfloat16, so for_each_device_and_type leaves it out). Sums of values with 8 significant
 // bits: the float accumulation's bound, 40 u sum |x| with u = 2^-24, is what holds.
 TEST_CASE("sum, dot, extremes and norm2 of bfloat16 at the required sizes", "[reduce][shaped]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      check_required_sizes<xgpu::bfloat16>(context, queue);
-    }
-  }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    check_required_sizes<xgpu::bfloat16>(context, queue);
+  });
 }
 
 TEST_CASE("reductions near max_allocation / 8 bytes (PoCL)", "[reduce]") {
-  // On the first PoCL device only: elsewhere too slow (Oclgrind) or not run in CI, and a
-  // second PoCL device runs the same code on the same memory (its seconds of host work and
-  // transfers would add nothing).
-  const std::vector<xgpu::Device> all = xgpu::devices();
-  const auto pocl = std::find_if(all.begin(), all.end(), is_pocl);
-  REQUIRE(pocl != all.end());
-  DYNAMIC_SECTION(pocl->describe()) {
-    xgpu::Context context(*pocl);
-    xgpu::Queue queue = context.queue();
+  on_first_pocl([](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device& pocl) {
     // Float for every operation, one upload. Each transfer of 128 MiB costs a good part of a
     // second here, so there are few of them.
-    const std::size_t n = large_size<float>(*pocl);
+    const std::size_t n = large_size<float>(pocl);
     const std::vector<float> x = random_terms<float>(n, 7);
     const xgpu::Buffer<float> dx = upload(context, queue, x);
     check_sum(queue, x, dx);
     check_extremes(queue, x, dx);
     check_norm2(queue, x, dx);
     check_dot(queue, x, dx, x, dx);
-  }
+  });
 }
 
 TEST_CASE("summing 2^24 float ones is exact", "[reduce]") {
@@ -239,180 +214,155 @@ TEST_CASE("float sums meet their bound on ill-conditioned data", "[reduce][shape
 }
 
 TEST_CASE("integer sums and dots wrap modulo 2^32", "[reduce]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      const std::size_t n = 3001;
-      std::vector<std::uint32_t> u(n, 0xF0000001u);
-      std::uint32_t expected = 0;
-      for (std::uint32_t v : u) expected += v;
-      CHECK(xgpu::sum(queue, upload(context, queue, u)) == expected);
-      std::uint32_t expected_dot = 0;
-      for (std::uint32_t v : u) expected_dot += v * v;
-      CHECK(xgpu::dot(queue, upload(context, queue, u), upload(context, queue, u)) == expected_dot);
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    const std::size_t n = 3001;
+    std::vector<std::uint32_t> u(n, 0xF0000001u);
+    std::uint32_t expected = 0;
+    for (std::uint32_t v : u) expected += v;
+    CHECK(xgpu::sum(queue, upload(context, queue, u)) == expected);
+    std::uint32_t expected_dot = 0;
+    for (std::uint32_t v : u) expected_dot += v * v;
+    CHECK(xgpu::dot(queue, upload(context, queue, u), upload(context, queue, u)) == expected_dot);
 
-      std::vector<std::int32_t> s(n, std::numeric_limits<std::int32_t>::max());
-      std::uint32_t wrapped = 0;
-      for (std::int32_t v : s) wrapped += static_cast<std::uint32_t>(v);
-      CHECK(xgpu::sum(queue, upload(context, queue, s)) == static_cast<std::int32_t>(wrapped));
-    }
-  }
+    std::vector<std::int32_t> s(n, std::numeric_limits<std::int32_t>::max());
+    std::uint32_t wrapped = 0;
+    for (std::int32_t v : s) wrapped += static_cast<std::uint32_t>(v);
+    CHECK(xgpu::sum(queue, upload(context, queue, s)) == static_cast<std::int32_t>(wrapped));
+  });
 }
 
 TEST_CASE("extremes: ties give the first index, NaN is the most extreme", "[reduce]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      const std::size_t n = is_oclgrind(device) ? 3001 : 100003;
-      // Ties everywhere: every value appears many times; the first of each extreme must win,
-      // across lanes, items and groups.
-      std::vector<std::int32_t> ties(n);
-      for (std::size_t i = 0; i < n; ++i) ties[i] = static_cast<std::int32_t>((i * 7919) % 13) - 6;
-      check_extremes(queue, ties, upload(context, queue, ties));
-      // All equal: index 0.
-      std::vector<float> flat(n, 2.5f);
-      xgpu::Buffer<float> x = upload(context, queue, flat);
-      CHECK(xgpu::argmin(queue, x) == 0);
-      CHECK(xgpu::argmax(queue, x) == 0);
-      // Infinities are values like others; all -inf still has a first index.
-      std::vector<float> infinite(n, -INFINITY);
-      x = upload(context, queue, infinite);
-      CHECK(xgpu::argmax(queue, x) == 0);
-      CHECK(xgpu::max(queue, x) == -INFINITY);
-      infinite[n - 2] = INFINITY;
-      x = upload(context, queue, infinite);
-      CHECK(xgpu::argmax(queue, x) == n - 2);
-      CHECK(xgpu::argmin(queue, x) == 0);
-      // NaN: min and max give NaN, argmin and argmax the first NaN.
-      std::vector<float> with_nan = random_terms<float>(n, 3);
-      with_nan[n / 3] = NAN;
-      with_nan[n - 1] = NAN;
-      with_nan[n / 2] = INFINITY;
-      x = upload(context, queue, with_nan);
-      CHECK(std::isnan(xgpu::min(queue, x)));
-      CHECK(std::isnan(xgpu::max(queue, x)));
-      CHECK(xgpu::argmin(queue, x) == n / 3);
-      CHECK(xgpu::argmax(queue, x) == n / 3);
-      // Half: compared as float.
-      std::vector<half> halves(n, xgpu::to_half(1.0f));
-      halves[n - 5] = xgpu::to_half(-3.0f);
-      halves[n - 4] = xgpu::to_half(-3.0f);
-      xgpu::Buffer<half> h = upload(context, queue, halves);
-      CHECK(xgpu::argmin(queue, h) == n - 5);
-      CHECK(xgpu::min(queue, h) == -3.0f);
-    }
-  }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device& device) {
+    const std::size_t n = is_oclgrind(device) ? 3001 : 100003;
+    // Ties everywhere: every value appears many times; the first of each extreme must win,
+    // across lanes, items and groups.
+    std::vector<std::int32_t> ties(n);
+    for (std::size_t i = 0; i < n; ++i) ties[i] = static_cast<std::int32_t>((i * 7919) % 13) - 6;
+    check_extremes(queue, ties, upload(context, queue, ties));
+    // All equal: index 0.
+    std::vector<float> flat(n, 2.5f);
+    xgpu::Buffer<float> x = upload(context, queue, flat);
+    CHECK(xgpu::argmin(queue, x) == 0);
+    CHECK(xgpu::argmax(queue, x) == 0);
+    // Infinities are values like others; all -inf still has a first index.
+    std::vector<float> infinite(n, -INFINITY);
+    x = upload(context, queue, infinite);
+    CHECK(xgpu::argmax(queue, x) == 0);
+    CHECK(xgpu::max(queue, x) == -INFINITY);
+    infinite[n - 2] = INFINITY;
+    x = upload(context, queue, infinite);
+    CHECK(xgpu::argmax(queue, x) == n - 2);
+    CHECK(xgpu::argmin(queue, x) == 0);
+    // NaN: min and max give NaN, argmin and argmax the first NaN.
+    std::vector<float> with_nan = random_terms<float>(n, 3);
+    with_nan[n / 3] = NAN;
+    with_nan[n - 1] = NAN;
+    with_nan[n / 2] = INFINITY;
+    x = upload(context, queue, with_nan);
+    CHECK(std::isnan(xgpu::min(queue, x)));
+    CHECK(std::isnan(xgpu::max(queue, x)));
+    CHECK(xgpu::argmin(queue, x) == n / 3);
+    CHECK(xgpu::argmax(queue, x) == n / 3);
+    // Half: compared as float.
+    std::vector<half> halves(n, xgpu::to_half(1.0f));
+    halves[n - 5] = xgpu::to_half(-3.0f);
+    halves[n - 4] = xgpu::to_half(-3.0f);
+    xgpu::Buffer<half> h = upload(context, queue, halves);
+    CHECK(xgpu::argmin(queue, h) == n - 5);
+    CHECK(xgpu::min(queue, h) == -3.0f);
+  });
 }
 
 TEST_CASE("sums and norm2 of NaN, infinities and extreme magnitudes", "[reduce]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      const std::size_t n = 5000;
-      std::vector<float> x(n, 1.0f);
-      x[17] = INFINITY;
-      CHECK(xgpu::sum(queue, upload(context, queue, x)) == INFINITY);
-      CHECK(xgpu::norm2(queue, upload(context, queue, x)) == INFINITY);
-      x[4000] = -INFINITY;
-      CHECK(std::isnan(xgpu::sum(queue, upload(context, queue, x))));
-      x.assign(n, 1.0f);
-      x[4321] = NAN;
-      CHECK(std::isnan(xgpu::sum(queue, upload(context, queue, x))));
-      CHECK(std::isnan(xgpu::norm2(queue, upload(context, queue, x))));
-      // Overflow of the sum itself: infinity, as a plain sum would give.
-      x.assign(n, 3e38f);
-      CHECK(xgpu::sum(queue, upload(context, queue, x)) == INFINITY);
-      // norm2 must not overflow where the squares would (1e30^2), nor vanish where they
-      // would underflow (1e-30^2), nor fail on subnormals or the largest float.
-      for (float magnitude : {1e30f, 1e-30f, 1e-44f, FLT_MAX / 100}) {
-        INFO("norm2 of " << n << " times " << magnitude);
-        x.assign(n, magnitude);
-        const double expected = double(magnitude) * std::sqrt(double(n));
-        CHECK(std::fabs(xgpu::norm2(queue, upload(context, queue, x)) - expected) <=
-              24 * std::ldexp(1.0, -24) * expected + (magnitude < FLT_MIN ? expected * 1e-2 : 0));
-      }
-      x.assign(n, 0.0f);
-      CHECK(xgpu::norm2(queue, upload(context, queue, x)) == 0.0f);
-      // Halves up to their largest value, summed and squared in float.
-      std::vector<half> h(n, xgpu::to_half(65504.0f));
-      CHECK(xgpu::sum(queue, upload(context, queue, h)) == 65504.0f * n);
-      CHECK(std::fabs(xgpu::norm2(queue, upload(context, queue, h)) - 65504.0 * std::sqrt(n)) <=
-            24 * std::ldexp(1.0, -24) * 65504.0 * std::sqrt(n));
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    const std::size_t n = 5000;
+    std::vector<float> x(n, 1.0f);
+    x[17] = INFINITY;
+    CHECK(xgpu::sum(queue, upload(context, queue, x)) == INFINITY);
+    CHECK(xgpu::norm2(queue, upload(context, queue, x)) == INFINITY);
+    x[4000] = -INFINITY;
+    CHECK(std::isnan(xgpu::sum(queue, upload(context, queue, x))));
+    x.assign(n, 1.0f);
+    x[4321] = NAN;
+    CHECK(std::isnan(xgpu::sum(queue, upload(context, queue, x))));
+    CHECK(std::isnan(xgpu::norm2(queue, upload(context, queue, x))));
+    // Overflow of the sum itself: infinity, as a plain sum would give.
+    x.assign(n, 3e38f);
+    CHECK(xgpu::sum(queue, upload(context, queue, x)) == INFINITY);
+    // norm2 must not overflow where the squares would (1e30^2), nor vanish where they
+    // would underflow (1e-30^2), nor fail on subnormals or the largest float.
+    for (float magnitude : {1e30f, 1e-30f, 1e-44f, FLT_MAX / 100}) {
+      INFO("norm2 of " << n << " times " << magnitude);
+      x.assign(n, magnitude);
+      const double expected = double(magnitude) * std::sqrt(double(n));
+      CHECK(std::fabs(xgpu::norm2(queue, upload(context, queue, x)) - expected) <=
+            24 * std::ldexp(1.0, -24) * expected + (magnitude < FLT_MIN ? expected * 1e-2 : 0));
     }
-  }
+    x.assign(n, 0.0f);
+    CHECK(xgpu::norm2(queue, upload(context, queue, x)) == 0.0f);
+    // Halves up to their largest value, summed and squared in float.
+    std::vector<half> h(n, xgpu::to_half(65504.0f));
+    CHECK(xgpu::sum(queue, upload(context, queue, h)) == 65504.0f * n);
+    CHECK(std::fabs(xgpu::norm2(queue, upload(context, queue, h)) - 65504.0 * std::sqrt(n)) <=
+          24 * std::ldexp(1.0, -24) * 65504.0 * std::sqrt(n));
+  });
 }
 
 TEST_CASE("reductions of empty buffers and mismatched sizes", "[reduce]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      xgpu::Buffer<float> empty = context.alloc<float>(0), other = context.alloc<float>(0);
-      // Written, not filled: Oclgrind counts filled memory as uninitialized.
-      xgpu::Buffer<float> three = upload(context, queue, std::vector<float>(3, 1.0f));
-      xgpu::Buffer<float> four = upload(context, queue, std::vector<float>(4, 1.0f));
-      CHECK(xgpu::sum(queue, empty) == 0.0f);
-      CHECK(xgpu::sum(queue, xgpu::Buffer<std::int32_t>()) == 0);
-      CHECK(xgpu::dot(queue, empty, other) == 0.0f);
-      CHECK(xgpu::norm2(queue, empty) == 0.0f);
-      for (auto* call : {"xgpu::min", "xgpu::max", "xgpu::argmin", "xgpu::argmax"}) {
-        INFO(call);
-        const std::string name = call;
-        auto run = [&] {
-          if (name == "xgpu::min") xgpu::min(queue, empty);
-          if (name == "xgpu::max") xgpu::max(queue, empty);
-          if (name == "xgpu::argmin") xgpu::argmin(queue, empty);
-          if (name == "xgpu::argmax") xgpu::argmax(queue, empty);
-        };
-        check_error(capture_error(run), xgpu::Errc::invalid_argument, {name, "empty"});
-      }
-      check_error(capture_error([&] { xgpu::dot(queue, three, four); }),
-                  xgpu::Errc::invalid_argument, {"xgpu::dot", "4", "3"});
-      check_error(capture_error([&] { xgpu::dot(queue, empty, three); }),
-                  xgpu::Errc::invalid_argument, {"xgpu::dot", "3", "0"});
-      // An empty queue.
-      xgpu::Queue none;
-      check_error(capture_error([&] { xgpu::sum(none, three); }), xgpu::Errc::invalid_handle);
-      // The buffers are untouched by the refused calls.
-      CHECK(queue.read(three) == std::vector<float>(3, 1.0f));
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    SizeCases sizes = size_cases(context, queue);
+    xgpu::Buffer<float>&empty = sizes.empty, &other = sizes.other;
+    xgpu::Buffer<float>&three = sizes.three, &four = sizes.four;
+    CHECK(xgpu::sum(queue, empty) == 0.0f);
+    CHECK(xgpu::sum(queue, xgpu::Buffer<std::int32_t>()) == 0);
+    CHECK(xgpu::dot(queue, empty, other) == 0.0f);
+    CHECK(xgpu::norm2(queue, empty) == 0.0f);
+    for (auto* call : {"xgpu::min", "xgpu::max", "xgpu::argmin", "xgpu::argmax"}) {
+      INFO(call);
+      const std::string name = call;
+      auto run = [&] {
+        if (name == "xgpu::min") xgpu::min(queue, empty);
+        if (name == "xgpu::max") xgpu::max(queue, empty);
+        if (name == "xgpu::argmin") xgpu::argmin(queue, empty);
+        if (name == "xgpu::argmax") xgpu::argmax(queue, empty);
+      };
+      check_error(capture_error(run), xgpu::Errc::invalid_argument, {name, "empty"});
     }
-  }
+    check_error(capture_error([&] { xgpu::dot(queue, three, four); }), xgpu::Errc::invalid_argument,
+                {"xgpu::dot", "4", "3"});
+    check_error(capture_error([&] { xgpu::dot(queue, empty, three); }),
+                xgpu::Errc::invalid_argument, {"xgpu::dot", "3", "0"});
+    // An empty queue.
+    xgpu::Queue none;
+    check_error(capture_error([&] { xgpu::sum(none, three); }), xgpu::Errc::invalid_handle);
+    // The buffers are untouched by the refused calls.
+    CHECK(queue.read(three) == std::vector<float>(3, 1.0f));
+  });
 }
 
 TEST_CASE("reductions follow earlier commands in the queue", "[reduce]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      const std::size_t n = 4097;
-      // Written, not filled: Oclgrind counts filled memory as uninitialized.
-      xgpu::Buffer<std::uint32_t> in = upload(context, queue, std::vector<std::uint32_t>(n, 1u));
-      // Written before the kernels write it: Oclgrind (21.10) may otherwise check a buffer
-      // that only kernels wrote against a stale record of an older, smaller buffer.
-      xgpu::Buffer<std::uint32_t> out = upload(context, queue, std::vector<std::uint32_t>(n));
-      xgpu::inclusive_scan(queue, in, out);  // 1, 2, ..., n; not waited for
-      CHECK(xgpu::sum(queue, out) == n * (n + 1) / 2);
-      CHECK(xgpu::argmax(queue, out) == n - 1);
-      xgpu::exclusive_scan(queue, out, out, 10u);  // 10, 11, 13, ...
-      CHECK(xgpu::min(queue, out) == 10u);
-    }
-  }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    const std::size_t n = 4097;
+    // Written, not filled: Oclgrind counts filled memory as uninitialized.
+    xgpu::Buffer<std::uint32_t> in = upload(context, queue, std::vector<std::uint32_t>(n, 1u));
+    // Written before the kernels write it: Oclgrind (21.10) may otherwise check a buffer
+    // that only kernels wrote against a stale record of an older, smaller buffer.
+    xgpu::Buffer<std::uint32_t> out = upload(context, queue, std::vector<std::uint32_t>(n));
+    xgpu::inclusive_scan(queue, in, out);  // 1, 2, ..., n; not waited for
+    CHECK(xgpu::sum(queue, out) == n * (n + 1) / 2);
+    CHECK(xgpu::argmax(queue, out) == n - 1);
+    xgpu::exclusive_scan(queue, out, out, 10u);  // 10, 11, 13, ...
+    CHECK(xgpu::min(queue, out) == 10u);
+  });
 }
 
 // unit.icd.algorithms.bad_settings sets XGPU_REDUCE_SHAPE=striped (read once per process).
 TEST_CASE("reductions refuse an unknown XGPU_REDUCE_SHAPE", "[.bad_settings]") {
   REQUIRE(xgpu_test::env("XGPU_REDUCE_SHAPE") == std::string("striped"));
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      xgpu::Buffer<float> three = upload(context, queue, std::vector<float>(3, 1.0f));
-      check_error(capture_error([&] { xgpu::sum(queue, three); }), xgpu::Errc::invalid_argument,
-                  {"XGPU_REDUCE_SHAPE", "striped"});
-      CHECK(queue.read(three) == std::vector<float>(3, 1.0f));  // untouched by the refused call
-    }
-  }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    xgpu::Buffer<float> three = upload(context, queue, std::vector<float>(3, 1.0f));
+    check_error(capture_error([&] { xgpu::sum(queue, three); }), xgpu::Errc::invalid_argument,
+                {"XGPU_REDUCE_SHAPE", "striped"});
+    CHECK(queue.read(three) == std::vector<float>(3, 1.0f));  // untouched by the refused call
+  });
 }

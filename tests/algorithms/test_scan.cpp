@@ -18,22 +18,9 @@
 #include "test_support.hpp"
 
 using xgpu::half;
-using xgpu_test::capture_error;
-using xgpu_test::check_error;
-using xgpu_test::is_oclgrind;
-using xgpu_test::is_pocl;
-using xgpu_test::large_size;
-using xgpu_test::random_terms;
-using xgpu_test::Reference;
-using xgpu_test::type_name;
-using xgpu_test::unit_roundoff;
-using xgpu_test::upload;
-using xgpu_test::value_of;
+using namespace xgpu_test;
 
 namespace {
-
-template <class T>
-using Scalar = xgpu::scalar_t<T>;
 
 // The single-pass scan publishes tile totals with OpenCL 1.2 relaxed atomics and fences,
 // which order memory between work-groups on CPU devices (and in Oclgrind, which runs groups
@@ -186,15 +173,11 @@ TEST_CASE("scans in both layouts on every device", "[scan][shaped]") {
 // unit.icd.algorithms.bad_settings sets XGPU_SCAN_SHAPE=GPU (read once per process).
 TEST_CASE("scans refuse an unknown XGPU_SCAN_SHAPE", "[.bad_settings]") {
   REQUIRE(xgpu_test::env("XGPU_SCAN_SHAPE") == std::string("GPU"));
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      xgpu::Buffer<float> x = upload(context, queue, std::vector<float>(5, 1.0f));
-      check_error(capture_error([&] { xgpu::inclusive_scan(queue, x, x); }),
-                  xgpu::Errc::invalid_argument, {"XGPU_SCAN_SHAPE", "GPU"});
-    }
-  }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    xgpu::Buffer<float> x = upload(context, queue, std::vector<float>(5, 1.0f));
+    check_error(capture_error([&] { xgpu::inclusive_scan(queue, x, x); }),
+                xgpu::Errc::invalid_argument, {"XGPU_SCAN_SHAPE", "GPU"});
+  });
 }
 
 TEST_CASE("the single-pass scan gives the same bits every time", "[scan]") {
@@ -281,65 +264,50 @@ TEST_CASE("the single-pass scan adds the input of tiles that are not done", "[sc
 }
 
 TEST_CASE("scans near max_allocation / 8 bytes (PoCL)", "[scan]") {
-  // On the first PoCL device only, as the reductions of that size.
-  const std::vector<xgpu::Device> all = xgpu::devices();
-  const auto pocl = std::find_if(all.begin(), all.end(), is_pocl);
-  REQUIRE(pocl != all.end());
-  DYNAMIC_SECTION(pocl->describe()) {
-    xgpu::Context context(*pocl);
-    xgpu::Queue queue = context.queue();
+  on_first_pocl([](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device& pocl) {
     // Float into another buffer; int32 for an exclusive scan in place.
-    const std::size_t n = large_size<float>(*pocl);
+    const std::size_t n = large_size<float>(pocl);
     const std::vector<float> x = random_terms<float>(n, 7);
     const xgpu::Buffer<float> dx = upload(context, queue, x);
     xgpu::Buffer<float> out = context.alloc<float>(n);
     xgpu::inclusive_scan(queue, dx, out);
     check_scan_values(x, queue.read(out), true, 0.0f);
     const std::vector<std::int32_t> ints =
-        random_terms<std::int32_t>(large_size<std::int32_t>(*pocl), 8);
+        random_terms<std::int32_t>(large_size<std::int32_t>(pocl), 8);
     xgpu::Buffer<std::int32_t> dints = upload(context, queue, ints);
     // (xgpu::inclusive_scan above ran the single pass, which PoCL gets; this one the other.)
     xgpu::detail::scan_by(queue, dints, dints, -5, false, "test scan", ScanMethod::three_launches);
     check_scan_values(ints, queue.read(dints), false, -5);
-  }
+  });
 }
 
 TEST_CASE("integer scans wrap modulo 2^32", "[scan]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      const std::size_t n = 3001;
-      check_scans(context, queue, std::vector<std::uint32_t>(n, 0xF0000001u));
-      check_scans(context, queue,
-                  std::vector<std::int32_t>(n, std::numeric_limits<std::int32_t>::max()));
-    }
-  }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    const std::size_t n = 3001;
+    check_scans(context, queue, std::vector<std::uint32_t>(n, 0xF0000001u));
+    check_scans(context, queue,
+                std::vector<std::int32_t>(n, std::numeric_limits<std::int32_t>::max()));
+  });
 }
 
 TEST_CASE("scans of empty buffers and mismatched sizes", "[scan]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      xgpu::Buffer<float> empty = context.alloc<float>(0), other = context.alloc<float>(0);
-      // Written, not filled: Oclgrind counts filled memory as uninitialized.
-      xgpu::Buffer<float> three = upload(context, queue, std::vector<float>(3, 1.0f));
-      xgpu::Buffer<float> four = upload(context, queue, std::vector<float>(4, 1.0f));
-      CHECK(!static_cast<bool>(xgpu::inclusive_scan(queue, empty, other)));  // nothing enqueued
-      CHECK(!static_cast<bool>(xgpu::exclusive_scan(queue, empty, empty, 5.0f)));
-      check_error(capture_error([&] { xgpu::inclusive_scan(queue, three, four); }),
-                  xgpu::Errc::invalid_argument, {"xgpu::inclusive_scan", "out", "4", "3"});
-      check_error(capture_error([&] { xgpu::exclusive_scan(queue, four, three); }),
-                  xgpu::Errc::invalid_argument, {"xgpu::exclusive_scan", "out", "3", "4"});
-      check_error(capture_error([&] { xgpu::inclusive_scan(queue, empty, three); }),
-                  xgpu::Errc::invalid_argument, {"xgpu::inclusive_scan"});
-      // An empty queue.
-      xgpu::Queue none;
-      check_error(capture_error([&] { xgpu::inclusive_scan(none, three, three); }),
-                  xgpu::Errc::invalid_handle);
-      // The buffers are untouched by the refused calls.
-      CHECK(queue.read(three) == std::vector<float>(3, 1.0f));
-    }
-  }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    SizeCases sizes = size_cases(context, queue);
+    xgpu::Buffer<float>&empty = sizes.empty, &other = sizes.other;
+    xgpu::Buffer<float>&three = sizes.three, &four = sizes.four;
+    CHECK(!static_cast<bool>(xgpu::inclusive_scan(queue, empty, other)));  // nothing enqueued
+    CHECK(!static_cast<bool>(xgpu::exclusive_scan(queue, empty, empty, 5.0f)));
+    check_error(capture_error([&] { xgpu::inclusive_scan(queue, three, four); }),
+                xgpu::Errc::invalid_argument, {"xgpu::inclusive_scan", "out", "4", "3"});
+    check_error(capture_error([&] { xgpu::exclusive_scan(queue, four, three); }),
+                xgpu::Errc::invalid_argument, {"xgpu::exclusive_scan", "out", "3", "4"});
+    check_error(capture_error([&] { xgpu::inclusive_scan(queue, empty, three); }),
+                xgpu::Errc::invalid_argument, {"xgpu::inclusive_scan"});
+    // An empty queue.
+    xgpu::Queue none;
+    check_error(capture_error([&] { xgpu::inclusive_scan(none, three, three); }),
+                xgpu::Errc::invalid_handle);
+    // The buffers are untouched by the refused calls.
+    CHECK(queue.read(three) == std::vector<float>(3, 1.0f));
+  });
 }

@@ -16,16 +16,7 @@
 #include "test_support.hpp"
 
 using xgpu::half;
-using xgpu_test::capture_error;
-using xgpu_test::check_error;
-using xgpu_test::element_of;
-using xgpu_test::is_floating;
-using xgpu_test::is_oclgrind;
-using xgpu_test::random_values;
-using xgpu_test::supported;
-using xgpu_test::type_name;
-using xgpu_test::upload;
-using xgpu_test::value_of;
+using namespace xgpu_test;
 
 namespace {
 
@@ -167,28 +158,24 @@ TEST_CASE("softmax_rows of every floating type and shape", "[softmax][shaped]") 
 }
 
 TEST_CASE("softmax_rows errors: small buffers, overflow", "[softmax]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      auto a = context.alloc<float>(12), b = context.alloc<float>(11);
-      const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
-      check_error(capture_error([&] { xgpu::softmax_rows(queue, a, b, 3, 4); }), invalid,
-                  {"xgpu::softmax_rows", "out", "11", "12"});
-      check_error(capture_error([&] { xgpu::softmax_rows(queue, b, a, 2, 6); }), invalid,
-                  {"xgpu::softmax_rows", "in"});
-      check_error(capture_error([&] {
-                    xgpu::softmax_rows(queue, a, a, std::size_t{1} << 40, std::size_t{1} << 30);
-                  }),
-                  invalid, {"xgpu::softmax_rows"});
-      CHECK_FALSE(xgpu::softmax_rows(queue, a, b, 0, 4));
-      if (!device.info().fp64) {
-        auto d = context.alloc<double>(4);
-        check_error(capture_error([&] { xgpu::softmax_rows(queue, d, d, 2, 2); }),
-                    xgpu::Errc::unsupported, {"xgpu::softmax_rows", "double"});
-      }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device& device) {
+    auto a = context.alloc<float>(12), b = context.alloc<float>(11);
+    const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
+    check_error(capture_error([&] { xgpu::softmax_rows(queue, a, b, 3, 4); }), invalid,
+                {"xgpu::softmax_rows", "out", "11", "12"});
+    check_error(capture_error([&] { xgpu::softmax_rows(queue, b, a, 2, 6); }), invalid,
+                {"xgpu::softmax_rows", "in"});
+    check_error(capture_error([&] {
+                  xgpu::softmax_rows(queue, a, a, std::size_t{1} << 40, std::size_t{1} << 30);
+                }),
+                invalid, {"xgpu::softmax_rows"});
+    CHECK_FALSE(xgpu::softmax_rows(queue, a, b, 0, 4));
+    if (!device.info().fp64) {
+      auto d = context.alloc<double>(4);
+      check_error(capture_error([&] { xgpu::softmax_rows(queue, d, d, 2, 2); }),
+                  xgpu::Errc::unsupported, {"xgpu::softmax_rows", "double"});
     }
-  }
+  });
 }
 
 namespace {
@@ -354,13 +341,9 @@ __kernel void exp_scalars(__global const float* x, __global float* y) {
 // unit.icd.algorithms.bad_settings sets XGPU_SOFTMAX_SHAPE=rows (read once per process).
 TEST_CASE("softmax_rows refuses an unknown XGPU_SOFTMAX_SHAPE", "[.bad_settings]") {
   REQUIRE(xgpu_test::env("XGPU_SOFTMAX_SHAPE") == std::string("rows"));
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      auto a = context.alloc<float>(12);
-      check_error(capture_error([&] { xgpu::softmax_rows(queue, a, a, 3, 4); }),
-                  xgpu::Errc::invalid_argument, {"XGPU_SOFTMAX_SHAPE", "rows"});
-    }
-  }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    auto a = context.alloc<float>(12);
+    check_error(capture_error([&] { xgpu::softmax_rows(queue, a, a, 3, 4); }),
+                xgpu::Errc::invalid_argument, {"XGPU_SOFTMAX_SHAPE", "rows"});
+  });
 }

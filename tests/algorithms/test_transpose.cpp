@@ -15,13 +15,7 @@
 #include "test_support.hpp"
 
 using xgpu::half;
-using xgpu_test::capture_error;
-using xgpu_test::check_error;
-using xgpu_test::for_each_device_and_element_type;
-using xgpu_test::is_oclgrind;
-using xgpu_test::supported;
-using xgpu_test::type_name;
-using xgpu_test::upload;
+using namespace xgpu_test;
 
 namespace {
 
@@ -103,42 +97,34 @@ TEST_CASE("transpose of every type and shape", "[transpose][shaped]") {
 }
 
 TEST_CASE("transpose errors: small buffers, the same buffer, overflow", "[transpose]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      auto a = context.alloc<float>(12), b = context.alloc<float>(11);
-      const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
-      check_error(capture_error([&] { xgpu::transpose(queue, a, b, 3, 4); }), invalid,
-                  {"xgpu::transpose", "out", "11", "12"});
-      check_error(capture_error([&] { xgpu::transpose(queue, b, a, 4, 3); }), invalid,
-                  {"xgpu::transpose", "in"});
-      check_error(capture_error([&] { xgpu::transpose(queue, a, a, 3, 4); }), invalid,
-                  {"xgpu::transpose", "same buffer"});
-      check_error(capture_error([&] {
-                    xgpu::transpose(queue, a, b, std::size_t{1} << 40, std::size_t{1} << 30);
-                  }),
-                  invalid, {"xgpu::transpose"});
-      // 2^31 elements: one past what the kernels' 32-bit indices take with a tile's headroom.
-      check_error(capture_error([&] { xgpu::transpose(queue, a, b, std::size_t{1} << 31, 1); }),
-                  invalid, {"xgpu::transpose", "2^31 - 1"});
-      CHECK_FALSE(xgpu::transpose(queue, a, a, 0, 4));  // nothing to move: not an error
-    }
-  }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    auto a = context.alloc<float>(12), b = context.alloc<float>(11);
+    const xgpu::Errc invalid = xgpu::Errc::invalid_argument;
+    check_error(capture_error([&] { xgpu::transpose(queue, a, b, 3, 4); }), invalid,
+                {"xgpu::transpose", "out", "11", "12"});
+    check_error(capture_error([&] { xgpu::transpose(queue, b, a, 4, 3); }), invalid,
+                {"xgpu::transpose", "in"});
+    check_error(capture_error([&] { xgpu::transpose(queue, a, a, 3, 4); }), invalid,
+                {"xgpu::transpose", "same buffer"});
+    check_error(capture_error([&] {
+                  xgpu::transpose(queue, a, b, std::size_t{1} << 40, std::size_t{1} << 30);
+                }),
+                invalid, {"xgpu::transpose"});
+    // 2^31 elements: one past what the kernels' 32-bit indices take with a tile's headroom.
+    check_error(capture_error([&] { xgpu::transpose(queue, a, b, std::size_t{1} << 31, 1); }),
+                invalid, {"xgpu::transpose", "2^31 - 1"});
+    CHECK_FALSE(xgpu::transpose(queue, a, a, 0, 4));  // nothing to move: not an error
+  });
 }
 
 // The layout variable takes cpu or gpu only; a bad value is an error at any size.
 // unit.icd.algorithms.bad_settings sets XGPU_TRANSPOSE_SHAPE=sideways (read once per process).
 TEST_CASE("transpose refuses an unknown XGPU_TRANSPOSE_SHAPE", "[.bad_settings]") {
   REQUIRE(xgpu_test::env("XGPU_TRANSPOSE_SHAPE") == std::string("sideways"));
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      auto a = context.alloc<float>(12), b = context.alloc<float>(11);
-      for (std::size_t rows : {std::size_t{3}, std::size_t{0}})
-        check_error(capture_error([&] { xgpu::transpose(queue, a, b, rows, 3); }),
-                    xgpu::Errc::invalid_argument, {"XGPU_TRANSPOSE_SHAPE", "sideways", "cpu, gpu"});
-    }
-  }
+  for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    auto a = context.alloc<float>(12), b = context.alloc<float>(11);
+    for (std::size_t rows : {std::size_t{3}, std::size_t{0}})
+      check_error(capture_error([&] { xgpu::transpose(queue, a, b, rows, 3); }),
+                  xgpu::Errc::invalid_argument, {"XGPU_TRANSPOSE_SHAPE", "sideways", "cpu, gpu"});
+  });
 }

@@ -16,6 +16,21 @@ using namespace xgpu_cache_test;
 using xgpu::detail::CacheStore;
 using xgpu::detail::StoredEntry;
 
+namespace {
+
+// A store in a temporary folder holding one entry, "key", under its hash (entry_path).
+struct OneEntry {
+  TempFolder temp;
+  const std::string folder = temp / "cache";
+  CacheStore store{settings_for(folder)};
+  const CacheEntry entry = make_entry("key");
+  const std::string hash = hash_of(entry.key);
+  const std::string path = entry_path(folder, hash);
+  OneEntry() { store.store(hash, entry); }
+};
+
+}  // namespace
+
 TEST_CASE("an entry stored is loaded back, from a private file", "[cache]") {
   TempFolder temp;
   const std::string folder = temp / "cache";
@@ -98,14 +113,7 @@ TEST_CASE("a corrupt entry is a miss and is deleted", "[cache]") {
   }
 }
 
-TEST_CASE("a symlink in place of an entry is not followed", "[cache]") {
-  TempFolder temp;
-  const std::string folder = temp / "cache";
-  CacheStore store(settings_for(folder));
-  const CacheEntry entry = make_entry("key");
-  const std::string hash = hash_of(entry.key);
-  store.store(hash, entry);
-  const std::string path = entry_path(folder, hash);
+TEST_CASE_METHOD(OneEntry, "a symlink in place of an entry is not followed", "[cache]") {
   const std::string elsewhere = temp / "planted";
   write_bytes(elsewhere, read_bytes(path));
   REQUIRE(unlink(path.c_str()) == 0);
@@ -114,14 +122,7 @@ TEST_CASE("a symlink in place of an entry is not followed", "[cache]") {
   CHECK(read_bytes(elsewhere) == xgpu::detail::encode_entry(entry));  // the target untouched
 }
 
-TEST_CASE("a FIFO at an entry's path is refused without blocking", "[cache]") {
-  TempFolder temp;
-  const std::string folder = temp / "cache";
-  CacheStore store(settings_for(folder));
-  const CacheEntry entry = make_entry("key");
-  const std::string hash = hash_of(entry.key);
-  store.store(hash, entry);
-  const std::string path = entry_path(folder, hash);
+TEST_CASE_METHOD(OneEntry, "a FIFO at an entry's path is refused without blocking", "[cache]") {
   REQUIRE(unlink(path.c_str()) == 0);
   REQUIRE(mkfifo(path.c_str(), 0600) == 0);
   // Without O_NONBLOCK either open waits for a writer that never comes: the test would hang

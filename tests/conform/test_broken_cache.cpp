@@ -40,30 +40,30 @@ TEST_CASE("the cache check fails on counters a broken cache would show", "[confo
     CHECK(result.outcome == Outcome::fail);
     CHECK(says(result, "expected 1 hit and no miss, cache_stats() saw 1 miss"));
   }
-  SECTION("read-write, never saves") {
-    CacheUse never_saves = read_write;
-    never_saves.saved = counted(0, 0);
-    CHECK(judge_cache_use("read-write", "", never_saves).outcome == Outcome::fail);
-  }
-  SECTION("read-write, a hit for a source never seen") {
-    CacheUse stale = read_write;
-    stale.first_build = counted(1, 0);
-    CHECK(judge_cache_use("read-write", "", stale).outcome == Outcome::fail);
-  }
-  SECTION("read-only, but it writes") {
-    CacheUse writes = read_only;
-    writes.saved = counted(0, 0, 1);
-    CHECK(judge_cache_use("read-only", "", writes).outcome == Outcome::fail);
-  }
-  SECTION("read-only, but the second build hits (it was saved after all)") {
-    CacheUse hits = read_only;
-    hits.second_build = counted(1, 0);
-    CHECK(judge_cache_use("read-only", "", hits).outcome == Outcome::fail);
-  }
-  SECTION("read-only, but the build is not counted as a read-only skip") {
-    CacheUse uncounted = read_only;
-    uncounted.first_build = counted(0, 1);
-    CHECK(judge_cache_use("read-only", "", uncounted).outcome == Outcome::fail);
+  // One part of a working run broken each: the judgement must be a failure.
+  struct Broken {
+    const char* what;
+    const char* mode;
+    CacheUse use;
+  };
+  auto with = [](CacheUse use, xgpu::CacheStats CacheUse::*part, xgpu::CacheStats stats) {
+    use.*part = stats;
+    return use;
+  };
+  const Broken broken[] = {
+      {"read-write, never saves", "read-write", with(read_write, &CacheUse::saved, counted(0, 0))},
+      {"read-write, a hit for a source never seen", "read-write",
+       with(read_write, &CacheUse::first_build, counted(1, 0))},
+      {"read-only, but it writes", "read-only",
+       with(read_only, &CacheUse::saved, counted(0, 0, 1))},
+      {"read-only, but the second build hits (it was saved after all)", "read-only",
+       with(read_only, &CacheUse::second_build, counted(1, 0))},
+      {"read-only, but the build is not counted as a read-only skip", "read-only",
+       with(read_only, &CacheUse::first_build, counted(0, 1))},
+  };
+  for (const Broken& b : broken) {
+    INFO(b.what);
+    CHECK(judge_cache_use(b.mode, "", b.use).outcome == Outcome::fail);
   }
   SECTION("off, but counters move") {
     CHECK(judge_cache_use("off", "", read_write).outcome == Outcome::fail);

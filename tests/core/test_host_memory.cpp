@@ -26,93 +26,91 @@ kernel void spin(global float* out, uint rounds) {
 unsigned spin_rounds(const xgpu::Device& device) { return is_oclgrind(device) ? 2000 : 4000000; }
 constexpr std::size_t kSpinItems = 64;
 
+// Launches the spin on `queue`, for about a quarter of a second: a command enqueued after it
+// stays pending that long. Returns the buffer of kSpinItems floats it writes.
+xgpu::Buffer<float> start_spin(xgpu::Context& context, xgpu::Queue& queue,
+                               const xgpu::Device& device) {
+  xgpu::Kernel spin = context.build({"spin.cl", kSpin}).kernel("spin");
+  xgpu::Buffer<float> out = context.alloc<float>(kSpinItems);
+  queue.launch(spin, xgpu::Range(kSpinItems), out, spin_rounds(device));
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("alloc_host gives span-like pinned memory that async copies use", "[host_memory]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      const std::size_t n = 1000;
-      xgpu::HostBuffer<int> source = context.alloc_host<int>(n);
-      REQUIRE(source.size() == n);
-      REQUIRE(source.data() != nullptr);
-      // PoCL and Oclgrind both map CL_MEM_ALLOC_HOST_PTR buffers: no silent fallback.
-      CHECK(source.pinned());
-      std::iota(source.begin(), source.end(), 5);
-      CHECK(source[999] == 1004);
+  xgpu_test::for_each_device([&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device&) {
+    const std::size_t n = 1000;
+    xgpu::HostBuffer<int> source = context.alloc_host<int>(n);
+    REQUIRE(source.size() == n);
+    REQUIRE(source.data() != nullptr);
+    // PoCL and Oclgrind both map CL_MEM_ALLOC_HOST_PTR buffers: no silent fallback.
+    CHECK(source.pinned());
+    std::iota(source.begin(), source.end(), 5);
+    CHECK(source[999] == 1004);
 
-      xgpu::Buffer<int> device_copy = context.alloc<int>(n);
-      queue.write_async(device_copy, source).wait();
-      xgpu::HostBuffer<int> back = context.alloc_host<int>(n);
-      std::fill(back.begin(), back.end(), -1);
-      queue.read_async(device_copy, back).wait();
-      CHECK(std::equal(back.begin(), back.end(), source.begin()));
+    xgpu::Buffer<int> device_copy = context.alloc<int>(n);
+    queue.write_async(device_copy, source).wait();
+    xgpu::HostBuffer<int> back = context.alloc_host<int>(n);
+    std::fill(back.begin(), back.end(), -1);
+    queue.read_async(device_copy, back).wait();
+    CHECK(std::equal(back.begin(), back.end(), source.begin()));
 
-      // A chunk: 10 elements from host element 20 into device element 100, and back to 500.
-      queue.write_async(device_copy, source, 10, 100, 20);
-      queue.read_async(device_copy, back, 10, 100, 500).wait();
-      CHECK(back[500] == 25);
-      CHECK(back[509] == 34);
-      CHECK(back[510] == 515);
+    // A chunk: 10 elements from host element 20 into device element 100, and back to 500.
+    queue.write_async(device_copy, source, 10, 100, 20);
+    queue.read_async(device_copy, back, 10, 100, 500).wait();
+    CHECK(back[500] == 25);
+    CHECK(back[509] == 34);
+    CHECK(back[510] == 515);
 
-      // Empty: valid, no memory, copies of nothing do nothing.
-      xgpu::HostBuffer<int> empty = context.alloc_host<int>(0);
-      CHECK(empty.size() == 0);
-      CHECK(empty.begin() == empty.end());
-      CHECK(!queue.write_async(device_copy, empty, 0));
-      // A moved-from HostBuffer is empty too.
-      xgpu::HostBuffer<int> moved = std::move(back);
-      CHECK(back.size() == 0);
-      CHECK(back.data() == nullptr);
-      CHECK(moved.size() == n);
-    }
-  }
+    // Empty: valid, no memory, copies of nothing do nothing.
+    xgpu::HostBuffer<int> empty = context.alloc_host<int>(0);
+    CHECK(empty.size() == 0);
+    CHECK(empty.begin() == empty.end());
+    CHECK(!queue.write_async(device_copy, empty, 0));
+    // A moved-from HostBuffer is empty too.
+    xgpu::HostBuffer<int> moved = std::move(back);
+    CHECK(back.size() == 0);
+    CHECK(back.data() == nullptr);
+    CHECK(moved.size() == n);
+  });
 }
 
 TEST_CASE("HostBuffer copies past either end are refused by name", "[host_memory][errors]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      xgpu::HostBuffer<float> host = context.alloc_host<float>(8);
-      xgpu::Buffer<float> big = context.alloc<float>(16);
-      // all = the rest of the device buffer: 16 elements do not fit 8 host elements.
-      check_error(capture_error([&] { queue.write_async(big, host); }), xgpu::Errc::out_of_range,
-                  {"HostBuffer of 8"});
-      check_error(capture_error([&] { queue.read_async(big, host, 4, 0, 5); }),
-                  xgpu::Errc::out_of_range, {"host offset 5"});
-      check_error(capture_error([&] { queue.read_async(big, host, 1, 16); }),
-                  xgpu::Errc::out_of_range, {"offset 16"});
-      xgpu::Context other(device);
-      xgpu::Buffer<float> foreign = other.alloc<float>(8);
-      check_error(capture_error([&] { queue.write_async(foreign, host); }),
-                  xgpu::Errc::context_mismatch, {"another context"});
-    }
-  }
+  xgpu_test::for_each_device(
+      [&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device& device) {
+        xgpu::HostBuffer<float> host = context.alloc_host<float>(8);
+        xgpu::Buffer<float> big = context.alloc<float>(16);
+        // all = the rest of the device buffer: 16 elements do not fit 8 host elements.
+        check_error(capture_error([&] { queue.write_async(big, host); }), xgpu::Errc::out_of_range,
+                    {"HostBuffer of 8"});
+        check_error(capture_error([&] { queue.read_async(big, host, 4, 0, 5); }),
+                    xgpu::Errc::out_of_range, {"host offset 5"});
+        check_error(capture_error([&] { queue.read_async(big, host, 1, 16); }),
+                    xgpu::Errc::out_of_range, {"offset 16"});
+        xgpu::Context other(device);
+        xgpu::Buffer<float> foreign = other.alloc<float>(8);
+        check_error(capture_error([&] { queue.write_async(foreign, host); }),
+                    xgpu::Errc::context_mismatch, {"another context"});
+      });
 }
 
 TEST_CASE("a HostBuffer dropped during an async copy is freed only after it", "[host_memory]") {
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      xgpu::Kernel spin = context.build({"spin.cl", kSpin}).kernel("spin");
-      xgpu::Buffer<float> out = context.alloc<float>(kSpinItems);
-      queue.launch(spin, xgpu::Range(kSpinItems), out, spin_rounds(device));
-      xgpu::Event copy;
-      {
-        xgpu::HostBuffer<float> host = context.alloc_host<float>(kSpinItems);
-        // In order: runs after the long kernel. Not flushed, so that on Oclgrind (which runs
-        // a queue's commands in the thread that flushes it) the copy is still pending too.
-        copy = queue.read_async(out, host);
-        // Otherwise the test proves nothing: the copy must still be pending here.
-        REQUIRE(copy.status() != xgpu::EventStatus::complete);
-      }  // the last HostBuffer goes: its free must wait for the copy
-      CHECK(copy.status() == xgpu::EventStatus::complete);
-      queue.finish();
-    }
-  }
+  xgpu_test::for_each_device(
+      [&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device& device) {
+        const xgpu::Buffer<float> out = start_spin(context, queue, device);
+        xgpu::Event copy;
+        {
+          xgpu::HostBuffer<float> host = context.alloc_host<float>(kSpinItems);
+          // In order: runs after the long kernel. Not flushed, so that on Oclgrind (which runs
+          // a queue's commands in the thread that flushes it) the copy is still pending too.
+          copy = queue.read_async(out, host);
+          // Otherwise the test proves nothing: the copy must still be pending here.
+          REQUIRE(copy.status() != xgpu::EventStatus::complete);
+        }  // the last HostBuffer goes: its free must wait for the copy
+        CHECK(copy.status() == xgpu::EventStatus::complete);
+        queue.finish();
+      });
 }
 
 // The same with ordinary memory (XGPU_HOST_MEMORY=pageable): the memory AddressSanitizer
@@ -121,24 +119,19 @@ TEST_CASE("a HostBuffer dropped during an async copy is freed only after it", "[
 TEST_CASE("a pageable HostBuffer dropped during a copy is freed only after it",
           "[.env_host_memory_pageable]") {
   REQUIRE(xgpu_test::env("XGPU_HOST_MEMORY") == std::string("pageable"));
-  for (const xgpu::Device& device : xgpu::devices()) {
-    DYNAMIC_SECTION(device.describe()) {
-      xgpu::Context context(device);
-      xgpu::Queue queue = context.queue();
-      xgpu::Kernel spin = context.build({"spin.cl", kSpin}).kernel("spin");
-      xgpu::Buffer<float> out = context.alloc<float>(kSpinItems);
-      queue.launch(spin, xgpu::Range(kSpinItems), out, spin_rounds(device));
-      xgpu::Event copy;
-      {
-        xgpu::HostBuffer<float> host = context.alloc_host<float>(kSpinItems);
-        REQUIRE_FALSE(host.pinned());
-        copy = queue.read_async(out, host);
-        REQUIRE(copy.status() != xgpu::EventStatus::complete);
-      }
-      CHECK(copy.status() == xgpu::EventStatus::complete);
-      queue.finish();
-    }
-  }
+  xgpu_test::for_each_device(
+      [&](xgpu::Context& context, xgpu::Queue& queue, const xgpu::Device& device) {
+        const xgpu::Buffer<float> out = start_spin(context, queue, device);
+        xgpu::Event copy;
+        {
+          xgpu::HostBuffer<float> host = context.alloc_host<float>(kSpinItems);
+          REQUIRE_FALSE(host.pinned());
+          copy = queue.read_async(out, host);
+          REQUIRE(copy.status() != xgpu::EventStatus::complete);
+        }
+        CHECK(copy.status() == xgpu::EventStatus::complete);
+        queue.finish();
+      });
 }
 
 // unit.icd.settings.c sets XGPU_HOST_MEMORY=lots.

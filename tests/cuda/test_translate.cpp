@@ -20,6 +20,16 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// What the translation of `source` (as k.cl) says when it refuses it, or "accepted".
+std::string refusal(const std::string& source) {
+  try {
+    translate_opencl_c(source, "k.cl");
+  } catch (const TranslationError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
 }  // namespace
 
 TEST_CASE("signatures: qualifiers, pointers, sizes, several kernels", "[cuda][translate]") {
@@ -284,14 +294,6 @@ TEST_CASE("#if arithmetic wraps as the compilers' does; what cannot be evaluated
                 "kernel void d() {}\n#endif\n"
                 "#if (-1 << 3) == -8 && (-8 >> 1) == -4 && (1 >> -1) == 0\n"
                 "kernel void e() {}\n#endif\n") == "acde");
-  auto refusal = [](const std::string& source) {
-    try {
-      translate_opencl_c(source, "k.cl");
-    } catch (const TranslationError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
   const std::string deep = std::string(100000, '(') + "1" + std::string(100000, ')');
   CHECK(refusal("\n#if " + deep + "\nkernel void k() {}\n#endif\n") ==
         "k.cl:2: this #if cannot be evaluated: it nests deeper than 256 levels");
@@ -316,14 +318,6 @@ TEST_CASE("#if arithmetic wraps as the compilers' does; what cannot be evaluated
 // Found by fuzzing: an empty parameter was refused on "line 0", and a line continuation inside
 // a string literal was not counted, so every later refusal named the line before its own.
 TEST_CASE("every refusal names the line it is on", "[cuda][translate]") {
-  auto refusal = [](const std::string& source) {
-    try {
-      translate_opencl_c(source, "k.cl");
-    } catch (const TranslationError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
   CHECK(refusal("\nkernel void f(int a,\n) {}") == "k.cl:2: an empty kernel parameter");
   // In a macro: where it is written.
   CHECK(refusal("#define K(T) kernel void k_##T(global T* a, ) {}\n\nK(float)\n") ==

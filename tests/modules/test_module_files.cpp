@@ -29,20 +29,6 @@ xgpu::BackendReport inspect_backend_module(const std::string& path) {
   return outcome.report;
 }
 
-}  // namespace
-
-namespace {
-
-// The stub folder, or nothing (with a warning) when this run was not given one.
-std::optional<std::string> stub_dir() {
-  auto dir = xgpu_test::env("XGPU_TEST_STUB_DIR");
-  if (!dir || dir->empty()) {
-    WARN("XGPU_TEST_STUB_DIR is not set: the stub module tests are skipped");
-    return std::nullopt;
-  }
-  return dir;
-}
-
 xgpu::BackendReport inspect(const std::string& dir, const std::string& file) {
   xgpu::BackendReport report = inspect_backend_module(dir + "/" + file);
   INFO(file << ": loaded=" << report.loaded << " message=" << report.message);
@@ -58,7 +44,7 @@ std::string lower(std::string text) {
 }  // namespace
 
 TEST_CASE("stub modules: the good ones load", "[module_files]") {
-  const auto dir = stub_dir();
+  const auto dir = xgpu_test::stub_dir();
   if (!dir) return;
   const xgpu::BackendReport ok = inspect(*dir, "libxgpu-backend-stub-ok.so");
   CHECK(ok.loaded);
@@ -71,7 +57,7 @@ TEST_CASE("stub modules: the good ones load", "[module_files]") {
 }
 
 TEST_CASE("stub modules: each bad one is refused with its reason", "[module_files]") {
-  const auto dir = stub_dir();
+  const auto dir = xgpu_test::stub_dir();
   if (!dir) return;
   const std::string host_version = std::to_string(XGPU_BACKEND_ABI_VERSION);
 
@@ -122,7 +108,7 @@ TEST_CASE("the cuda module without a driver: loaded, no device, driver absent", 
   CHECK(cuda.driver_absent);
   CHECK_THAT(cuda.message, Contains("XGPU_STATUS_NOT_AVAILABLE: no NVIDIA driver (" + *library +
                                     ": cannot open shared object file"));
-  const auto dir = stub_dir();
+  const auto dir = xgpu_test::stub_dir();
   if (!dir) return;
   CHECK_FALSE(inspect(*dir, "libxgpu-backend-stub-throws.so").driver_absent);
 }

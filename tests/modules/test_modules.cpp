@@ -14,20 +14,6 @@ using Catch::Matchers::Contains;
 using xgpu_test::capture_error;
 using xgpu_test::check_error;
 
-namespace {
-
-// The stub folder, or nothing (with a warning) when this run was not given one.
-std::optional<std::string> stub_dir() {
-  auto dir = xgpu_test::env("XGPU_TEST_STUB_DIR");
-  if (!dir || dir->empty()) {
-    WARN("XGPU_TEST_STUB_DIR is not set: the stub module tests are skipped");
-    return std::nullopt;
-  }
-  return dir;
-}
-
-}  // namespace
-
 TEST_CASE("the module table keeps the layout of ABI v1", "[modules]") {
   // Pinned by hand: every member of xgpu_backend_v1 as ABI v1 has it (LP64), at the offset a
   // module built against it fills. A member moved, removed, resized or inserted before the end
@@ -105,7 +91,7 @@ TEST_CASE("the module table keeps the layout of ABI v1", "[modules]") {
 }
 
 TEST_CASE("stub modules on XGPU_BACKEND_PATH are listed and real devices kept", "[modules]") {
-  const auto dir = stub_dir();
+  const auto dir = xgpu_test::stub_dir();
   if (!dir) return;
   const auto backend_path = xgpu_test::env("XGPU_BACKEND_PATH");
   if (!backend_path || backend_path->find(*dir) == std::string::npos) {

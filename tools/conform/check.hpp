@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -96,6 +97,16 @@ struct Check {
   std::string needs;
   std::function<Result(Env&)> run;
 };
+
+/// `n` floats uniform in [low, high), the same for the same seed: the inputs of the library
+/// suites' checks.
+inline std::vector<float> random_floats(std::size_t n, std::uint32_t seed, float low, float high) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> uniform(low, high);
+  std::vector<float> values(n);
+  for (float& v : values) v = uniform(random);
+  return values;
+}
 
 /// Why the device cannot run a check that needs `needs` ("needs cl_khr_fp16"), or empty.
 std::string missing_capability(const std::string& needs, const DeviceInfo& info);

@@ -70,19 +70,25 @@ CMPXCHG_ADD(l, local)
     r = call;            \
     break;
 enum { BASE_OPS(ENUM, g) EXTENDED_OPS(ENUM) };
+#ifdef EXTENDED
+#define EXTENDED_CASES EXTENDED_OPS(CASE)
+#else
+#define EXTENDED_CASES
+#endif
+// r = operation `op` of item i on *p (S: the address space's cmpxchg_add, g or l).
+#define APPLY(S)                                     \
+  const T v = a + (T)i * b, bit = ONE << (i % BITS); \
+  T r = 0;                                           \
+  switch (op) {                                      \
+    BASE_OPS(CASE, S)                                \
+    EXTENDED_CASES                                   \
+  }
 
 kernel void global_atomics(volatile global T* c, global T* old, uint op, T a, T b,
                            uint per_word, uint count) {
   const uint i = get_global_id(0);
   volatile global T* p = c + i / per_word;
-  const T v = a + (T)i * b, bit = ONE << (i % BITS);
-  T r = 0;
-  switch (op) {
-    BASE_OPS(CASE, g)
-#ifdef EXTENDED
-    EXTENDED_OPS(CASE)
-#endif
-  }
+  APPLY(g)
   old[i] = r;
 }
 
@@ -94,14 +100,7 @@ kernel void local_atomics(global T* c, global T* old, uint op, T a, T b, uint pe
   for (uint w = i; w < count; w += n) words[w] = mine[w];
   barrier(CLK_LOCAL_MEM_FENCE);
   volatile local T* p = words + i / per_word;
-  const T v = a + (T)i * b, bit = ONE << (i % BITS);
-  T r = 0;
-  switch (op) {
-    BASE_OPS(CASE, l)
-#ifdef EXTENDED
-    EXTENDED_OPS(CASE)
-#endif
-  }
+  APPLY(l)
   old[get_global_id(0)] = r;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint w = i; w < count; w += n) mine[w] = words[w];

@@ -16,12 +16,9 @@ Program library(Env& env, const char* name) {
   return env.program(source.name, source.text);
 }
 
+// Inputs in [-4.0f, 4.0f).
 std::vector<float> random_floats(std::size_t n, std::uint32_t seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> uniform(-4.0f, 4.0f);
-  std::vector<float> values(n);
-  for (float& v : values) v = uniform(random);
-  return values;
+  return conform::random_floats(n, seed, -4.0f, 4.0f);
 }
 
 Result elementwise(Env& env) {

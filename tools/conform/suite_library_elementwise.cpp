@@ -18,14 +18,6 @@
 namespace xgpu::conform {
 namespace {
 
-std::vector<float> random_floats(std::size_t n, std::uint32_t seed, float low, float high) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> uniform(low, high);
-  std::vector<float> values(n);
-  for (float& v : values) v = uniform(random);
-  return values;
-}
-
 /// Distance in floats between two finite floats of the same sign.
 std::int64_t float_ulps(float a, float b) {
   std::int32_t x, y;

@@ -14,12 +14,9 @@
 namespace xgpu::conform {
 namespace {
 
+// Inputs in [-2.0f, 2.0f).
 std::vector<float> random_floats(std::size_t n, std::uint32_t seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> uniform(-2.0f, 2.0f);
-  std::vector<float> values(n);
-  for (float& v : values) v = uniform(random);
-  return values;
+  return conform::random_floats(n, seed, -2.0f, 2.0f);
 }
 
 struct GemmCase {

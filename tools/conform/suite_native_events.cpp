@@ -28,15 +28,21 @@ CopyBuffers copy_buffers(Env& env, std::size_t n) {
   return buffers;
 }
 
-// Enqueues the copy source -> target on the Env's queue, after `gate`.
-cl_int enqueue_gated_copy(const Native& cl, const CopyBuffers& buffers, const Gate& gate,
+// Enqueues the copy source -> target on the Env's queue, after `gate`; a failure names the
+// gate or the copy that could not be made.
+Result enqueue_gated_copy(const Native& cl, const CopyBuffers& buffers, const Gate& gate,
                           EventObject& copied) {
+  if (gate.error() != CL_SUCCESS)
+    return fail_expected("clCreateUserEvent", "CL_SUCCESS", status_name(gate.error()));
   cl_event raw = nullptr;
   const cl_int error =
       clEnqueueCopyBuffer(cl.queue, opencl::buffer(buffers.source), opencl::buffer(buffers.target),
                           0, 0, buffers.bytes, 1, gate.get(), &raw);
   copied = EventObject(raw);
-  return error;
+  if (error != CL_SUCCESS)
+    return fail_expected("clEnqueueCopyBuffer after a user event", "CL_SUCCESS",
+                         status_name(error));
+  return pass();
 }
 
 // Lets a driver that would (wrongly) run a gated command do so now.
@@ -72,10 +78,8 @@ Result user_event_gates(Env& env) {
   cl_int status = execution_status(*gate.get());
   if (status != CL_SUBMITTED)
     return fail_expected("status of a new user event", "CL_SUBMITTED", execution_name(status));
-  const cl_int error = enqueue_gated_copy(cl, buffers, gate, copied);
-  if (error != CL_SUCCESS)
-    return fail_expected("clEnqueueCopyBuffer after a user event", "CL_SUCCESS",
-                         status_name(error));
+  const Result enqueued = enqueue_gated_copy(cl, buffers, gate, copied);
+  if (enqueued.outcome != Outcome::pass) return enqueued;
   give_it_a_chance(cl);
   status = execution_status(copied.get());
   if (!pending(status))
@@ -133,14 +137,10 @@ Result marker_after_earlier(Env& env) {
   EventObject copied, marker, idle_marker;
   {
     Gate gate(cl.context);
-    if (gate.error() != CL_SUCCESS)
-      return fail_expected("clCreateUserEvent", "CL_SUCCESS", status_name(gate.error()));
-    cl_int error = enqueue_gated_copy(cl, buffers, gate, copied);
-    if (error != CL_SUCCESS)
-      return fail_expected("clEnqueueCopyBuffer after a user event", "CL_SUCCESS",
-                           status_name(error));
+    const Result enqueued = enqueue_gated_copy(cl, buffers, gate, copied);
+    if (enqueued.outcome != Outcome::pass) return enqueued;
     cl_event raw = nullptr;
-    error = clEnqueueMarkerWithWaitList(cl.queue, 0, nullptr, &raw);
+    cl_int error = clEnqueueMarkerWithWaitList(cl.queue, 0, nullptr, &raw);
     marker = EventObject(raw);
     if (error != CL_SUCCESS)
       return fail_expected("clEnqueueMarkerWithWaitList", "CL_SUCCESS", status_name(error));
@@ -235,13 +235,9 @@ Result callbacks_on_completion(Env& env) {
   CallbackRecord& on_gate = lasting_record<CallbackRecord>();
   EventObject copied;
   Gate gate(cl.context);
-  if (gate.error() != CL_SUCCESS)
-    return fail_expected("clCreateUserEvent", "CL_SUCCESS", status_name(gate.error()));
-  cl_int error = enqueue_gated_copy(cl, buffers, gate, copied);
-  if (error != CL_SUCCESS)
-    return fail_expected("clEnqueueCopyBuffer after a user event", "CL_SUCCESS",
-                         status_name(error));
-  error = clSetEventCallback(copied.get(), CL_COMPLETE, on_event, &on_copy);
+  const Result enqueued = enqueue_gated_copy(cl, buffers, gate, copied);
+  if (enqueued.outcome != Outcome::pass) return enqueued;
+  cl_int error = clSetEventCallback(copied.get(), CL_COMPLETE, on_event, &on_copy);
   if (error != CL_SUCCESS)
     return fail_expected("clSetEventCallback on a pending copy", "CL_SUCCESS", status_name(error));
   error = clSetEventCallback(*gate.get(), CL_COMPLETE, on_event, &on_gate);

@@ -177,6 +177,27 @@ Result sub_buffer_bounds(Env& env) {
   return sub_buffer_cases(env, size, align, cases);
 }
 
+// The last steps of the host-pointer checks: the kernel twice over `buffer` (a `what` that
+// holds `values`), then a map for reading, which must show every value doubled.
+Result twice_then_mapped(const Native& cl, cl_mem buffer, const std::vector<int>& values,
+                         const std::string& what) {
+  std::string problem;
+  const ProgramObject program = build_native(cl, kMemorySource, problem);
+  if (!program) return fail_expected("building the memory kernels", "CL_SUCCESS", problem);
+  const KernelObject twice = make_kernel(program.get(), "twice", problem);
+  if (!twice) return fail_expected("the twice kernel", "CL_SUCCESS", problem);
+  problem = run_kernel(cl, twice.get(), {buffer}, values.size());
+  if (!problem.empty()) return fail_expected("twice over a " + what, "CL_COMPLETE", problem);
+  std::vector<int> doubled = values;
+  for (int& value : doubled) value *= 2;
+  Mapped mapped(cl.queue, buffer, CL_MAP_READ, values.size() * sizeof(int));
+  if (mapped.error() != CL_SUCCESS)
+    return fail_expected("clEnqueueMapBuffer for reading after a kernel", "CL_SUCCESS",
+                         status_name(mapped.error()));
+  return compare_ints(what + " mapped after the kernel twice", doubled,
+                      static_cast<const int*>(mapped.get()));
+}
+
 // CL_MEM_COPY_HOST_PTR: the buffer holds a copy made at creation; later host writes do not
 // reach it.
 Result host_ptr_copy(Env& env) {
@@ -211,12 +232,6 @@ Result host_ptr_use(Env& env) {
   const std::vector<int> values = int_pattern(n, 3, 1);
   std::copy(values.begin(), values.end(), host);
 
-  std::string problem;
-  const ProgramObject program = build_native(cl, kMemorySource, problem);
-  if (!program) return fail_expected("building the memory kernels", "CL_SUCCESS", problem);
-  const KernelObject twice = make_kernel(program.get(), "twice", problem);
-  if (!twice) return fail_expected("the twice kernel", "CL_SUCCESS", problem);
-
   cl_int error = CL_SUCCESS;
   MemObject buffer(
       clCreateBuffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, host, &error));
@@ -240,17 +255,7 @@ Result host_ptr_use(Env& env) {
     if (unmapped != CL_COMPLETE)
       return fail_expected("clEnqueueUnmapMemObject", "CL_COMPLETE", not_done(unmapped));
   }
-  problem = run_kernel(cl, twice.get(), {buffer.get()}, n);
-  if (!problem.empty())
-    return fail_expected("twice over a CL_MEM_USE_HOST_PTR buffer", "CL_COMPLETE", problem);
-  std::vector<int> doubled = values;
-  for (int& value : doubled) value *= 2;
-  Mapped mapped(cl.queue, buffer.get(), CL_MAP_READ, bytes);
-  if (mapped.error() != CL_SUCCESS)
-    return fail_expected("clEnqueueMapBuffer after a kernel", "CL_SUCCESS",
-                         status_name(mapped.error()));
-  return compare_ints("CL_MEM_USE_HOST_PTR buffer mapped after the kernel twice", doubled,
-                      static_cast<const int*>(mapped.get()));
+  return twice_then_mapped(cl, buffer.get(), values, "CL_MEM_USE_HOST_PTR buffer");
 }
 
 // CL_MEM_ALLOC_HOST_PTR: mappable; data written through a map reaches reads and kernels, and
@@ -259,11 +264,6 @@ Result host_ptr_alloc(Env& env) {
   if (!on_opencl(env)) return skip(kNeedsOpenCL);
   const Native cl = native_of(env);
   const std::size_t n = env.size(4096, 256), bytes = n * sizeof(int);
-  std::string problem;
-  const ProgramObject program = build_native(cl, kMemorySource, problem);
-  if (!program) return fail_expected("building the memory kernels", "CL_SUCCESS", problem);
-  const KernelObject twice = make_kernel(program.get(), "twice", problem);
-  if (!twice) return fail_expected("the twice kernel", "CL_SUCCESS", problem);
   cl_int error = CL_SUCCESS;
   MemObject buffer(clCreateBuffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes,
                                   nullptr, &error));
@@ -284,17 +284,7 @@ Result host_ptr_alloc(Env& env) {
   const Result read = read_and_compare(
       cl, buffer.get(), "CL_MEM_ALLOC_HOST_PTR buffer written through a map, read back", values);
   if (read.outcome != Outcome::pass) return read;
-  problem = run_kernel(cl, twice.get(), {buffer.get()}, n);
-  if (!problem.empty())
-    return fail_expected("twice over a CL_MEM_ALLOC_HOST_PTR buffer", "CL_COMPLETE", problem);
-  std::vector<int> doubled = values;
-  for (int& value : doubled) value *= 2;
-  Mapped mapped(cl.queue, buffer.get(), CL_MAP_READ, bytes);
-  if (mapped.error() != CL_SUCCESS)
-    return fail_expected("clEnqueueMapBuffer for reading after a kernel", "CL_SUCCESS",
-                         status_name(mapped.error()));
-  return compare_ints("CL_MEM_ALLOC_HOST_PTR buffer mapped after the kernel twice", doubled,
-                      static_cast<const int*>(mapped.get()));
+  return twice_then_mapped(cl, buffer.get(), values, "CL_MEM_ALLOC_HOST_PTR buffer");
 }
 
 }  // namespace

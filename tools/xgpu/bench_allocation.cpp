@@ -27,41 +27,22 @@ constexpr std::size_t kKiB = 1024, kMiB = 1024 * kKiB;
 // The driver's allocation through the OpenCL C API, in a context of its own.
 class RawAllocator {
  public:
-  explicit RawAllocator(const DeviceInfo& info) {
-    const cl_device_id device = raw_opencl_device(info.platform_name, info.name);
-    cl_int status = CL_SUCCESS;
-    context_ = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
-    check(status, "clCreateContext");
-    queue_ = clCreateCommandQueue(context_, device, 0, &status);
-    check(status, "clCreateCommandQueue");
-  }
-  RawAllocator(const RawAllocator&) = delete;
-  RawAllocator& operator=(const RawAllocator&) = delete;
-  ~RawAllocator() {
-    clReleaseCommandQueue(queue_);
-    clReleaseContext(context_);
-  }
+  explicit RawAllocator(const DeviceInfo& info) : raw_(info.platform_name, info.name) {}
 
   void alloc_free(std::size_t bytes, bool first_use) {
     cl_int status = CL_SUCCESS;
-    cl_mem buffer = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes, nullptr, &status);
-    check(status, "clCreateBuffer");
+    cl_mem buffer = clCreateBuffer(raw_.context, CL_MEM_READ_WRITE, bytes, nullptr, &status);
+    check_cl(status, "clCreateBuffer");
     if (first_use) {
       const unsigned char byte = 1;
-      status = clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, 0, 1, &byte, 0, nullptr, nullptr);
+      status = clEnqueueWriteBuffer(raw_.queue, buffer, CL_TRUE, 0, 1, &byte, 0, nullptr, nullptr);
     }
     clReleaseMemObject(buffer);
-    check(status, "clEnqueueWriteBuffer");
+    check_cl(status, "clEnqueueWriteBuffer");
   }
 
  private:
-  static void check(cl_int status, const char* what) {
-    if (status != CL_SUCCESS) {
-      throw Error(Errc::backend, std::string(what) + " failed: " + std::to_string(status), "bench");
-    }
-  }
-  cl_context context_ = nullptr;
-  cl_command_queue queue_ = nullptr;
+  RawQueue raw_;
 };
 
 // Microseconds per call of `once`, `reps` samples of `batch` calls each, after one warm-up

@@ -24,57 +24,33 @@ __kernel void eight(__global float* a, __global float* b, int c, int d, float e,
 }
 )";
 
-void check(cl_int status, const char* what) {
-  if (status != CL_SUCCESS) {
-    throw Error(Errc::backend, std::string(what) + " failed: " + std::to_string(status), "bench");
-  }
-}
-
 // The raw baseline: the same device through the OpenCL C API, nothing of xgpu in between.
-struct Raw {
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  cl_program program = nullptr;
+struct Raw : RawQueue {
   cl_kernel empty = nullptr, eight = nullptr;
   cl_mem buffers[3] = {};
 
-  Raw(const DeviceInfo& info, const std::string& options) {
-    const cl_device_id found = raw_opencl_device(info.platform_name, info.name);
-    cl_int status = CL_SUCCESS;
-    context = clCreateContext(nullptr, 1, &found, nullptr, nullptr, &status);
-    check(status, "clCreateContext");
-    queue = clCreateCommandQueue(context, found, 0, &status);
-    check(status, "clCreateCommandQueue");
-    const char* text = kSource;
-    program = clCreateProgramWithSource(context, 1, &text, nullptr, &status);
-    check(status, "clCreateProgramWithSource");
-    check(clBuildProgram(program, 1, &found, options.c_str(), nullptr, nullptr), "clBuildProgram");
-    empty = clCreateKernel(program, "empty", &status);
-    check(status, "clCreateKernel");
-    eight = clCreateKernel(program, "eight", &status);
-    check(status, "clCreateKernel");
+  Raw(const DeviceInfo& info, const std::string& options)
+      : RawQueue(info.platform_name, info.name, kSource, options) {
+    empty = kernel("empty");
+    eight = kernel("eight");
     for (cl_mem& buffer : buffers) {
+      cl_int status = CL_SUCCESS;
       buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, 64, nullptr, &status);
-      check(status, "clCreateBuffer");
+      check_cl(status, "clCreateBuffer");
     }
   }
-  Raw(const Raw&) = delete;
-  Raw& operator=(const Raw&) = delete;
   ~Raw() {
     for (cl_mem buffer : buffers) clReleaseMemObject(buffer);
     clReleaseKernel(eight);
     clReleaseKernel(empty);
-    clReleaseProgram(program);
-    clReleaseCommandQueue(queue);
-    clReleaseContext(context);
   }
 
   void launch_empty(bool with_event) {
     const std::size_t one = 1;
     cl_event event = nullptr;
-    check(clEnqueueNDRangeKernel(queue, empty, 1, nullptr, &one, nullptr, 0, nullptr,
-                                 with_event ? &event : nullptr),
-          "clEnqueueNDRangeKernel");
+    check_cl(clEnqueueNDRangeKernel(queue, empty, 1, nullptr, &one, nullptr, 0, nullptr,
+                                    with_event ? &event : nullptr),
+             "clEnqueueNDRangeKernel");
     if (event) clReleaseEvent(event);
   }
   void launch_eight(int i) {
@@ -90,10 +66,10 @@ struct Raw {
     clSetKernelArg(eight, 5, sizeof f, &f);
     clSetKernelArg(eight, 6, sizeof g, &g);
     clSetKernelArg(eight, 7, sizeof(cl_mem), &buffers[2]);
-    check(clEnqueueNDRangeKernel(queue, eight, 1, nullptr, &one, nullptr, 0, nullptr, nullptr),
-          "clEnqueueNDRangeKernel");
+    check_cl(clEnqueueNDRangeKernel(queue, eight, 1, nullptr, &one, nullptr, 0, nullptr, nullptr),
+             "clEnqueueNDRangeKernel");
   }
-  void finish() { check(clFinish(queue), "clFinish"); }
+  void finish() { check_cl(clFinish(queue), "clFinish"); }
 };
 
 // Nanoseconds per launch of `count` launches back to back, then one finish.

@@ -23,25 +23,12 @@
 namespace xgpu::cli {
 namespace {
 
-using bench::Clock;
 using bench::count_text;
+using bench::milliseconds;
 using bench::random_floats;
-using bench::seconds_since;
 namespace bc = boost::compute;
 
 constexpr const char* kSuite = "library";
-
-// Times `action` (which must finish its work before returning) in milliseconds.
-template <class Action>
-double milliseconds(Action&& action) {
-  auto started = Clock::now();
-  action();
-  return seconds_since(started) * 1e3;
-}
-
-[[noreturn]] void wrong(const std::string& what) {
-  throw Error(Errc::backend, "bench library: " + what, "bench");
-}
 
 // Marks xgpu's figure of an operation as its point on the roofline: `flops` arithmetic
 // operations (integer ones for the scan) and `bytes` moved per call. A figure in GB/s counts
@@ -62,16 +49,6 @@ void add_compared(std::vector<Figure>& figures, Figure xgpu_figure, const Figure
   figures.push_back(std::move(xgpu_figure));
 }
 
-// STREAM's triad, the baseline of the bandwidth-bound operations below: 3 arrays of n floats
-// (two read, one written), as `xgpu bench memory` counts it.
-constexpr const char* kTriadSource = R"(
-__kernel void triad(__global float* a, __global const float* b, __global const float* c,
-                    const float s) {
-  const size_t i = get_global_id(0);
-  a[i] = b[i] + s * c[i];
-}
-)";
-
 // The scan's floor: a copy, the least memory traffic of any scan (each element read once and
 // written once). Each item copies a run of KCOPYRUN uint16 vectors with the library's streaming
 // stores (xgpu_common.cl), as xgpu's CPU scan writes, so that no written line is read first.
@@ -90,10 +67,6 @@ void run_triad(Queue& queue, const Kernel& triad, std::size_t n, const Buffer<fl
                const Buffer<float>& b, const Buffer<float>& c) {
   queue.launch(triad, Range{n}, a, b, c, 3.0f);
   queue.finish();
-}
-
-Kernel triad_kernel(Context& context) {
-  return context.build(Source{"bench_library_triad.cl", kTriadSource}).kernel("triad");
 }
 
 void sum(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Figure>& figures) {
@@ -132,7 +105,7 @@ void sum(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Fi
   };
   // The floor: the time to read the n floats once at the bandwidth of the triad kernel (which
   // moves 12 bytes per element), measured after the rounds.
-  const Kernel triad = triad_kernel(context);
+  const Kernel triad = bench::triad_kernel(context);
   auto ta = context.alloc<float>(n), tb = context.alloc<float>(n), tc = context.alloc<float>(n);
   queue.fill(tb, 1.0f);
   queue.fill(tc, 2.0f);
@@ -154,11 +127,12 @@ void sum(Context& context, Queue& queue, std::size_t n, int reps, std::vector<Fi
   // Each float sum is off by at most ~n * eps * sum in the worst case; far less in practice.
   const double bound = 1e-4 * exact;
   const double host_total = std::accumulate(partial.begin(), partial.end(), 0.0);
-  if (std::fabs(host_total - exact) > bound) wrong("the host loop's sum is off");
-  if (std::fabs(theirs - exact) > bound) wrong("Boost.Compute's sum is off");
-  if (queue.read(ta)[n / 2] != 7.0f) wrong("the triad kernel gave a wrong result");
+  if (std::fabs(host_total - exact) > bound) bench::wrong(kSuite, "the host loop's sum is off");
+  if (std::fabs(theirs - exact) > bound) bench::wrong(kSuite, "Boost.Compute's sum is off");
+  if (queue.read(ta)[n / 2] != 7.0f) bench::wrong(kSuite, "the triad kernel gave a wrong result");
   if (std::fabs(ours - exact) > bound)
-    wrong("xgpu::sum gave " + std::to_string(ours) + ", expected " + std::to_string(exact));
+    bench::wrong(kSuite,
+                 "xgpu::sum gave " + std::to_string(ours) + ", expected " + std::to_string(exact));
   const std::string size = count_text(n) + " floats";
   Figure boost = bench::make_figure(kSuite, "sum, Boost.Compute reduce, " + size, "ms", s_boost);
   Figure host_loop = bench::make_figure(
@@ -220,12 +194,13 @@ void scan(Context& context, Queue& queue, std::size_t n, int reps, std::vector<F
   for (int r = 0; r < reps; ++r) s_floor.values.push_back(milliseconds(run_copy));
   std::vector<std::uint32_t> expected(n);
   std::partial_sum(host.begin(), host.end(), expected.begin());
-  if (queue.read(out) != expected) wrong("xgpu::inclusive_scan differs from the host's");
+  if (queue.read(out) != expected)
+    bench::wrong(kSuite, "xgpu::inclusive_scan differs from the host's");
   if (queue.read(bc_out) != expected)
-    wrong("Boost.Compute's inclusive_scan differs from the host's");
+    bench::wrong(kSuite, "Boost.Compute's inclusive_scan differs from the host's");
   const std::vector<std::uint32_t> copied_host = queue.read(copied);
   if (!std::equal(host.begin(), host.begin() + copy_items * 16 * kCopyRun, copied_host.begin()))
-    wrong("the copy kernel gave a wrong result");
+    bench::wrong(kSuite, "the copy kernel gave a wrong result");
   const std::string size = count_text(n) + " uint32";
   Figure boost =
       bench::make_figure(kSuite, "inclusive scan, Boost.Compute, " + size, "ms", s_boost);
@@ -283,11 +258,11 @@ void sort(Context& context, Queue& queue, std::size_t n, int reps, std::vector<F
     });
   };
   run_ours();
-  if (queue.read(keys) != expected) wrong("xgpu::sort did not sort");
+  if (queue.read(keys) != expected) bench::wrong(kSuite, "xgpu::sort did not sort");
   run_boost();
-  if (queue.read(keys) != expected) wrong("Boost.Compute's sort did not sort");
+  if (queue.read(keys) != expected) bench::wrong(kSuite, "Boost.Compute's sort did not sort");
   run_copy();
-  if (queue.read(copy) != expected) wrong("the device copy differs from its source");
+  if (queue.read(copy) != expected) bench::wrong(kSuite, "the device copy differs from its source");
   bench::settle(queue);
   Samples s_ours, s_boost, s_std, s_floor;
   for (int r = 0; r < reps; ++r) {
@@ -374,8 +349,9 @@ void sgemm(Context& context, Queue& queue, std::size_t n, int reps, std::vector<
           magnitude += std::fabs(double(a[row * n + p]) * b[p * n + col]);
         }
         if (std::fabs(got[row * n + col] - expected) > (n + 3) * 1.2e-7 * magnitude)
-          wrong(who + " gave C[" + std::to_string(row) + "][" + std::to_string(col) + "] = " +
-                std::to_string(got[row * n + col]) + ", expected " + std::to_string(expected));
+          bench::wrong(kSuite, who + " gave C[" + std::to_string(row) + "][" + std::to_string(col) +
+                                   "] = " + std::to_string(got[row * n + col]) + ", expected " +
+                                   std::to_string(expected));
       }
     }
   };
@@ -440,7 +416,7 @@ void transpose(Context& context, Queue& queue, std::size_t side, int reps,
   for (std::size_t probe : {std::size_t{0}, side + 3, n / 2 + 7, n - 1}) {
     const std::size_t row = probe / side, col = probe % side;
     if (got[col * side + row] != host[probe])
-      wrong("xgpu::transpose misplaced element " + std::to_string(probe));
+      bench::wrong(kSuite, "xgpu::transpose misplaced element " + std::to_string(probe));
   }
   const std::string size = std::to_string(side) + "^2 floats";
   Figure device_copy = bench::make_figure(kSuite, "device copy, " + size, "GB/s", s_copy);
@@ -476,8 +452,9 @@ struct SoftmaxCase {
       for (std::size_t c = 0; c < cols; ++c) {
         const double expected = std::exp(x[c] - maximum) / sum;
         if (std::fabs(got[row * cols + c] - expected) > 1e-5 * expected + 1e-30)
-          wrong(name() + " gave [" + std::to_string(row) + "][" + std::to_string(c) + "] = " +
-                std::to_string(got[row * cols + c]) + ", expected " + std::to_string(expected));
+          bench::wrong(kSuite, name() + " gave [" + std::to_string(row) + "][" + std::to_string(c) +
+                                   "] = " + std::to_string(got[row * cols + c]) + ", expected " +
+                                   std::to_string(expected));
       }
     }
   }
@@ -489,7 +466,7 @@ void streaming(Context& context, Queue& queue, std::size_t n, bool quick, int re
                std::vector<Figure>& figures) {
   const std::size_t bytes = 3 * n * sizeof(float);
   auto gb_per_s = [](double bytes_moved, double ms) { return bytes_moved / (ms * 1e-3) / 1e9; };
-  const Kernel triad = triad_kernel(context);
+  const Kernel triad = bench::triad_kernel(context);
   auto a = context.alloc<float>(n), b = context.alloc<float>(n), c = context.alloc<float>(n);
   queue.fill(b, 1.0f);
   queue.fill(c, 2.0f);
@@ -544,11 +521,12 @@ void streaming(Context& context, Queue& queue, std::size_t n, bool quick, int re
           gb_per_s(one.pass_bytes(), milliseconds([&] { run_softmax(one); })));
   }
 
-  if (queue.read(a)[n / 2] != 7.0f) wrong("the triad kernel gave a wrong result");
+  if (queue.read(a)[n / 2] != 7.0f) bench::wrong(kSuite, "the triad kernel gave a wrong result");
   const std::vector<float> got_y = queue.read(y);
   for (std::size_t i : {std::size_t{0}, std::size_t{1}, n / 3, n - 1}) {
     if (got_y[i] != host_y[i] + static_cast<float>(axpy_runs) * host_x[i])
-      wrong("xgpu::axpy gave y[" + std::to_string(i) + "] = " + std::to_string(got_y[i]));
+      bench::wrong(kSuite,
+                   "xgpu::axpy gave y[" + std::to_string(i) + "] = " + std::to_string(got_y[i]));
   }
   for (const SoftmaxCase& one : softmaxes) one.check(queue);
 

@@ -17,14 +17,6 @@ namespace {
 using bench::Clock;
 using bench::seconds_since;
 
-constexpr const char* kSource = R"(
-__kernel void triad(__global float* a, __global const float* b, __global const float* c,
-                    float s) {
-  size_t i = get_global_id(0);
-  a[i] = b[i] + s * c[i];
-}
-)";
-
 constexpr std::size_t kKiB = 1024, kMiB = 1024 * kKiB, kGiB = 1024 * kMiB;
 
 double gb_per_s(std::size_t bytes, double seconds) { return bytes / seconds / 1e9; }
@@ -40,9 +32,8 @@ void triad(const Device& device, const BenchOptions& options, std::vector<Figure
   auto started = Clock::now();
   Context context(device);
   Queue queue = context.queue();
-  Program program = context.build(Source{"bench_memory.cl", kSource},
-                                  "-D XGPU_BENCH_NONCE=" + bench::nonce());  // a cold build
-  Kernel kernel = program.kernel("triad");
+  // A cold build.
+  Kernel kernel = bench::triad_kernel(context, "-D XGPU_BENCH_NONCE=" + bench::nonce());
   auto a = context.alloc<float>(n), b = context.alloc<float>(n), c = context.alloc<float>(n);
   queue.write(b, host_b);
   queue.write(c, host_c);
@@ -102,7 +93,7 @@ void transfers(const Device& device, const BenchOptions& options, std::vector<Fi
   constexpr std::size_t kTriadMax = 256 * kMiB;
   Context context(device);
   Queue queue = context.queue();
-  Kernel triad_kernel = context.build(Source{"bench_memory.cl", kSource}).kernel("triad");
+  Kernel triad_kernel = bench::triad_kernel(context);
   // 4 KiB to 256 MiB in x16 steps, then 1 GiB (the next step, 4 GiB, is past the 3 GiB
   // this suite may hold), each only up to the cap.
   std::vector<std::size_t> sizes;

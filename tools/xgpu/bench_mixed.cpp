@@ -14,24 +14,7 @@ namespace {
 
 constexpr const char* kSuite = "library";
 
-constexpr const char* kTriad = R"(
-__kernel void triad(__global float* a, __global const float* b, __global const float* c,
-                    const float s) {
-  const size_t i = get_global_id(0);
-  a[i] = b[i] + s * c[i];
-}
-)";
-
-[[noreturn]] void wrong(const std::string& what) {
-  throw Error(Errc::backend, "bench library: " + what, "bench");
-}
-
-template <class Action>
-double milliseconds(Action&& action) {
-  const auto started = bench::Clock::now();
-  action();
-  return bench::seconds_since(started) * 1e3;
-}
+using bench::milliseconds;
 
 double gb_per_s(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
 
@@ -54,7 +37,7 @@ void casts(Context& context, Queue& queue, std::size_t n, int reps, std::vector<
   cases.push_back({"half -> float", 6, [&] { cast(queue, halves, back); }, {}});
   cases.push_back({"float -> bfloat16", 6, [&] { cast(queue, floats, bfloats); }, {}});
   cases.push_back({"bfloat16 -> float", 6, [&] { cast(queue, bfloats, back); }, {}});
-  const Kernel triad = context.build(Source{"bench_mixed_triad.cl", kTriad}).kernel("triad");
+  const Kernel triad = bench::triad_kernel(context);
   auto a = context.alloc<float>(n), b = context.alloc<float>(n), c = context.alloc<float>(n);
   queue.fill(b, 1.0f);
   queue.fill(c, 2.0f);
@@ -79,10 +62,10 @@ void casts(Context& context, Queue& queue, std::size_t n, int reps, std::vector<
   const std::vector<float> got = queue.read(back);
   for (std::size_t i : {std::size_t{0}, n / 2, n - 1}) {
     if (!(std::fabs(got[i] - host[i]) <= std::ldexp(std::fabs(host[i]), -8)))
-      wrong("cast round trip through bfloat16 gave " + std::to_string(got[i]) + " for " +
-            std::to_string(host[i]));
+      bench::wrong(kSuite, "cast round trip through bfloat16 gave " + std::to_string(got[i]) +
+                               " for " + std::to_string(host[i]));
   }
-  if (queue.read(a)[n / 2] != 7.0f) wrong("the triad kernel gave a wrong result");
+  if (queue.read(a)[n / 2] != 7.0f) bench::wrong(kSuite, "the triad kernel gave a wrong result");
   const std::string size = bench::count_text(n) + " elements";
   Figure baseline = bench::make_figure(
       kSuite, "triad kernel (casts' baseline), 3 x " + bench::count_text(n) + " floats", "GB/s",
@@ -144,8 +127,9 @@ void mixed_gemm(Context& context, Queue& queue, std::size_t n, GemmEngine engine
         magnitude += std::fabs(double(wa[row * n + p]) * wb[p * n + col]);
       const float x = got[row * n + col], y = expected[row * n + col];
       if (!(std::fabs(x - y) <= 2 * (n + 3) * 1.2e-7 * magnitude))
-        wrong("gemm<half, float> gave C[" + std::to_string(row) + "][" + std::to_string(col) +
-              "] = " + std::to_string(x) + ", the float GEMM " + std::to_string(y));
+        bench::wrong(kSuite, "gemm<half, float> gave C[" + std::to_string(row) + "][" +
+                                 std::to_string(col) + "] = " + std::to_string(x) +
+                                 ", the float GEMM " + std::to_string(y));
     }
   }
   const std::string where = std::string(to_string(engine)) + ", N=" + std::to_string(n);

@@ -28,10 +28,6 @@ using bench::seconds_since;
 constexpr const char* kSuite = "multi";
 constexpr float kA = 1.5f;
 
-[[noreturn]] void wrong(const std::string& what) {
-  throw Error(Errc::backend, "bench multi: " + what, "bench");
-}
-
 // The operands of one operation, spread over the group by the weights it had when made.
 struct Spread {
   Distributed<float> x, y;
@@ -162,9 +158,9 @@ void bench_multi(DeviceGroup& group, const BenchOptions& options, std::vector<Fi
     auto check_sums = [&] {
       if (op == &sum &&
           !(sum_is_right(group_total, exact_sum) && sum_is_right(alone_total, exact_sum))) {
-        wrong("sum is off: group " + std::to_string(group_total) + ", device " +
-              std::to_string(best) + " alone " + std::to_string(alone_total) + ", exact " +
-              std::to_string(exact_sum));
+        bench::wrong(kSuite, "sum is off: group " + std::to_string(group_total) + ", device " +
+                                 std::to_string(best) + " alone " + std::to_string(alone_total) +
+                                 ", exact " + std::to_string(exact_sum));
       }
     };
 
@@ -178,7 +174,7 @@ void bench_multi(DeviceGroup& group, const BenchOptions& options, std::vector<Fi
       for (std::size_t i = 0; i < n; ++i) {
         const float expected = std::fma(kA, x[i], y[i]);
         if (from_group[i] != expected || from_alone[i] != expected)
-          wrong("saxpy element " + std::to_string(i) + " is wrong");
+          bench::wrong(kSuite, "saxpy element " + std::to_string(i) + " is wrong");
       }
     }
     bench::settle(alone);

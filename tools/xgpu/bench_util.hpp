@@ -1,5 +1,6 @@
-// Small helpers the suites of `xgpu bench` share: a clock,
-// building a Figure, comparing two figures, and running a function on every host core.
+// Small helpers the suites of `xgpu bench` share: a clock, the error of a wrong result, STREAM's
+// triad kernel, building a Figure, comparing two figures, and running a function on every host
+// core.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +12,9 @@
 #include <thread>
 #include <vector>
 #include <xgpu/cache.hpp>
+#include <xgpu/context.hpp>
+#include <xgpu/error.hpp>
+#include <xgpu/program.hpp>
 #include <xgpu/queue.hpp>
 
 #include "bench.hpp"
@@ -21,6 +25,35 @@ using Clock = std::chrono::steady_clock;
 
 inline double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Times `action` (which must finish its work before returning) in milliseconds.
+template <class Action>
+double milliseconds(Action&& action) {
+  const auto started = Clock::now();
+  action();
+  return seconds_since(started) * 1e3;
+}
+
+/// A result of `suite` (ours or a peer's) that is wrong: every result is checked, so a fast
+/// wrong answer cannot pass as a figure.
+[[noreturn]] inline void wrong(const std::string& suite, const std::string& what) {
+  throw Error(Errc::backend, "bench " + suite + ": " + what, "bench");
+}
+
+/// STREAM's triad over floats, a = b + s c: the baseline of the bandwidth-bound figures (three
+/// arrays of n floats, two read and one written, 12 n bytes per call).
+constexpr const char* kTriadSource = R"(
+__kernel void triad(__global float* a, __global const float* b, __global const float* c,
+                    const float s) {
+  const size_t i = get_global_id(0);
+  a[i] = b[i] + s * c[i];
+}
+)";
+
+/// The triad kernel built for `context` with build `options`.
+inline Kernel triad_kernel(Context& context, const std::string& options = {}) {
+  return context.build(Source{"bench_triad.cl", kTriadSource}, options).kernel("triad");
 }
 
 inline Figure make_figure(const std::string& suite, const std::string& name,

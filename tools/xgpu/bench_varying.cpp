@@ -36,51 +36,28 @@ double resident_mib() {
   return read ? static_cast<double>(resident) * 4096.0 / (1 << 20) : 0;
 }
 
-void check(cl_int status, const char* what) {
-  if (status != CL_SUCCESS)
-    throw Error(Errc::backend, std::string(what) + " failed: " + std::to_string(status), "bench");
-}
-
 // The raw side: its own context, queue, kernel and buffer, launched with a NULL local size.
-struct RawTouch {
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  cl_program program = nullptr;
-  cl_kernel kernel = nullptr;
+struct RawTouch : RawQueue {
+  cl_kernel touch = nullptr;
   cl_mem buffer = nullptr;
 
-  RawTouch(const DeviceInfo& info, std::size_t largest) {
-    const cl_device_id device = raw_opencl_device(info.platform_name, info.name);
+  RawTouch(const DeviceInfo& info, std::size_t largest)
+      : RawQueue(info.platform_name, info.name, kTouch, "-D XGPU_BENCH_NONCE=" + bench::nonce()) {
+    touch = kernel("touch");
     cl_int status = CL_SUCCESS;
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
-    check(status, "clCreateContext");
-    queue = clCreateCommandQueue(context, device, 0, &status);
-    check(status, "clCreateCommandQueue");
-    const char* text = kTouch;
-    program = clCreateProgramWithSource(context, 1, &text, nullptr, &status);
-    check(status, "clCreateProgramWithSource");
-    const std::string options = "-D XGPU_BENCH_NONCE=" + bench::nonce();
-    check(clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr), "clBuildProgram");
-    kernel = clCreateKernel(program, "touch", &status);
-    check(status, "clCreateKernel");
     buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, largest * 4, nullptr, &status);
-    check(status, "clCreateBuffer");
-    check(clSetKernelArg(kernel, 0, sizeof buffer, &buffer), "clSetKernelArg");
+    check_cl(status, "clCreateBuffer");
+    check_cl(clSetKernelArg(touch, 0, sizeof buffer, &buffer), "clSetKernelArg");
   }
-  RawTouch(const RawTouch&) = delete;
-  RawTouch& operator=(const RawTouch&) = delete;
   ~RawTouch() {
     clReleaseMemObject(buffer);
-    clReleaseKernel(kernel);
-    clReleaseProgram(program);
-    clReleaseCommandQueue(queue);
-    clReleaseContext(context);
+    clReleaseKernel(touch);
   }
   void launch(std::size_t size) {
-    check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &size, nullptr, 0, nullptr, nullptr),
-          "clEnqueueNDRangeKernel");
+    check_cl(clEnqueueNDRangeKernel(queue, touch, 1, nullptr, &size, nullptr, 0, nullptr, nullptr),
+             "clEnqueueNDRangeKernel");
   }
-  void finish() { check(clFinish(queue), "clFinish"); }
+  void finish() { check_cl(clFinish(queue), "clFinish"); }
 };
 
 // Nanoseconds per launch of `count` launches, then one finish; the resident growth in `grown`.

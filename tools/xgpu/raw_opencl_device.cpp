@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <vector>
+#include <xgpu/error.hpp>
 
 namespace xgpu::cli {
 namespace {
@@ -48,6 +49,50 @@ cl_device_id raw_opencl_device(const std::string& platform_name, const std::stri
   }
   throw std::runtime_error("no OpenCL device named '" + device_name + "' on a platform named '" +
                            platform_name + "'");
+}
+
+void check_cl(cl_int status, const char* what) {
+  if (status != CL_SUCCESS)
+    throw Error(Errc::backend, std::string(what) + " failed: " + std::to_string(status), "bench");
+}
+
+RawQueue::RawQueue(const std::string& platform_name, const std::string& device_name,
+                   const char* source, const std::string& options)
+    : device(raw_opencl_device(platform_name, device_name)) {
+  // A failure here leaves the destructor unrun: release what was made so far.
+  try {
+    cl_int status = CL_SUCCESS;
+    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
+    check_cl(status, "clCreateContext");
+    queue = clCreateCommandQueue(context, device, 0, &status);
+    check_cl(status, "clCreateCommandQueue");
+    if (source == nullptr) return;
+    program = clCreateProgramWithSource(context, 1, &source, nullptr, &status);
+    check_cl(status, "clCreateProgramWithSource");
+    check_cl(clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr),
+             "clBuildProgram");
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+RawQueue::~RawQueue() { release(); }
+
+void RawQueue::release() noexcept {
+  if (program) clReleaseProgram(program);
+  if (queue) clReleaseCommandQueue(queue);
+  if (context) clReleaseContext(context);
+  program = nullptr;
+  queue = nullptr;
+  context = nullptr;
+}
+
+cl_kernel RawQueue::kernel(const char* name) const {
+  cl_int status = CL_SUCCESS;
+  cl_kernel made = clCreateKernel(program, name, &status);
+  check_cl(status, "clCreateKernel");
+  return made;
 }
 
 }  // namespace xgpu::cli

@@ -66,26 +66,21 @@ __device__ inline float xcl_half_to_float(xcl_half h) {
   asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.bits));
   return f;
 }
-#define XCL_FLOAT_TO_HALF(name, mode)                         \
-  __device__ inline xcl_half name(float f) {                  \
-    xcl_half h;                                               \
-    asm("cvt." mode ".f16.f32 %0, %1;" : "=h"(h.bits) : "f"(f)); \
-    return h;                                                 \
+// xcl_float_to_half_<round> and xcl_double_to_half_<round>: one PTX cvt each, `mode` its
+// rounding (rn, rz, rp, rm).
+#define XCL_TO_HALF_FROM(name, type, ptx_type, constraint, mode)                 \
+  __device__ inline xcl_half name(type f) {                                      \
+    xcl_half h;                                                                  \
+    asm("cvt." mode ".f16." ptx_type " %0, %1;" : "=h"(h.bits) : constraint(f)); \
+    return h;                                                                    \
   }
-XCL_FLOAT_TO_HALF(xcl_float_to_half_rte, "rn")
-XCL_FLOAT_TO_HALF(xcl_float_to_half_rtz, "rz")
-XCL_FLOAT_TO_HALF(xcl_float_to_half_rtp, "rp")
-XCL_FLOAT_TO_HALF(xcl_float_to_half_rtn, "rm")
-#define XCL_DOUBLE_TO_HALF(name, mode)                        \
-  __device__ inline xcl_half name(double f) {                 \
-    xcl_half h;                                               \
-    asm("cvt." mode ".f16.f64 %0, %1;" : "=h"(h.bits) : "d"(f)); \
-    return h;                                                 \
-  }
-XCL_DOUBLE_TO_HALF(xcl_double_to_half_rte, "rn")
-XCL_DOUBLE_TO_HALF(xcl_double_to_half_rtz, "rz")
-XCL_DOUBLE_TO_HALF(xcl_double_to_half_rtp, "rp")
-XCL_DOUBLE_TO_HALF(xcl_double_to_half_rtn, "rm")
+#define XCL_TO_HALF(round, mode)                                               \
+  XCL_TO_HALF_FROM(xcl_float_to_half_##round, float, "f32", "f", mode)         \
+  XCL_TO_HALF_FROM(xcl_double_to_half_##round, double, "f64", "d", mode)
+XCL_TO_HALF(rte, "rn")
+XCL_TO_HALF(rtz, "rz")
+XCL_TO_HALF(rtp, "rp")
+XCL_TO_HALF(rtn, "rm")
 __device__ inline xcl_half::xcl_half(float f) : bits(xcl_float_to_half_rte(f).bits) {}
 __device__ inline xcl_half::xcl_half(double d) : bits(xcl_double_to_half_rte(d).bits) {}
 
@@ -262,26 +257,40 @@ template <> struct xcl_mask<char> { typedef char type; };
 template <> struct xcl_mask<signed char> { typedef char type; };
 template <> struct xcl_mask<uchar> { typedef char type; };
 
-// Component-wise operators: vector op vector, vector op scalar, scalar op vector.
-#define XCL_BINARY(op)                                                                   \
-  template <class T, int N>                                                              \
-  __device__ xcl_vec<T, N> operator op(const xcl_vec<T, N>& a, const xcl_vec<T, N>& b) { \
-    xcl_vec<T, N> r;                                                                     \
-    for (int i = 0; i < N; ++i) r[i] = a[i] op b[i];                                     \
-    return r;                                                                            \
-  }                                                                                      \
+// Component-wise operators: vector op vector, vector op scalar, scalar op vector. A
+// comparison gives a mask vector (xcl_mask); the others a vector of the operands' type.
+template <class T, int N>
+using xcl_mask_vec = xcl_vec<typename xcl_mask<T>::type, N>;
+// The forms beside vector op vector: the scalar broadcast to a vector on either side
+// (`Result`: xcl_vec or xcl_mask_vec), and op= on a vector.
+#define XCL_SCALAR_RIGHT(op, Result)                                                     \
   template <class T, int N, class S, class = typename xcl_enable_if<!xcl_is_vec<S>::value>::type> \
-  __device__ xcl_vec<T, N> operator op(const xcl_vec<T, N>& a, S b) {                    \
+  __device__ Result<T, N> operator op(const xcl_vec<T, N>& a, S b) {                     \
     return a op xcl_vec<T, N>((T)b);                                                     \
-  }                                                                                      \
+  }
+#define XCL_SCALAR_LEFT(op, Result)                                                      \
   template <class T, int N, class S, class = typename xcl_enable_if<!xcl_is_vec<S>::value>::type> \
-  __device__ xcl_vec<T, N> operator op(S a, const xcl_vec<T, N>& b) {                    \
+  __device__ Result<T, N> operator op(S a, const xcl_vec<T, N>& b) {                     \
     return xcl_vec<T, N>((T)a) op b;                                                     \
-  }                                                                                      \
+  }
+#define XCL_ASSIGN(op)                                                                   \
   template <class T, int N, class S>                                                     \
   __device__ xcl_vec<T, N>& operator op##=(xcl_vec<T, N>& a, const S& b) {               \
     return a = a op b;                                                                   \
-  }                                                                                      \
+  }
+// `element` computes component i of the result from a[i] and b[i].
+#define XCL_VECTOR_OP(op, Result, element)                                               \
+  template <class T, int N>                                                              \
+  __device__ Result<T, N> operator op(const xcl_vec<T, N>& a, const xcl_vec<T, N>& b) {  \
+    Result<T, N> r;                                                                      \
+    for (int i = 0; i < N; ++i) r[i] = element;                                          \
+    return r;                                                                            \
+  }
+#define XCL_BINARY(op)                                                                   \
+  XCL_VECTOR_OP(op, xcl_vec, a[i] op b[i])                                               \
+  XCL_SCALAR_RIGHT(op, xcl_vec)                                                          \
+  XCL_SCALAR_LEFT(op, xcl_vec)                                                           \
+  XCL_ASSIGN(op)                                                                         \
   template <class T, int K, class S>                                                     \
   __device__ xcl_swizzle<T, K>& operator op##=(xcl_swizzle<T, K>&& a, const S& b) {      \
     return a = (xcl_vec<T, K>)a op b;                                                    \
@@ -296,39 +305,16 @@ XCL_BINARY(|)
 XCL_BINARY(^)
 // Shifts: OpenCL takes the count modulo the width of the element (C++ leaves it undefined).
 #define XCL_SHIFT(op)                                                                    \
-  template <class T, int N>                                                              \
-  __device__ xcl_vec<T, N> operator op(const xcl_vec<T, N>& a, const xcl_vec<T, N>& b) { \
-    xcl_vec<T, N> r;                                                                     \
-    for (int i = 0; i < N; ++i) r[i] = a[i] op (b[i] & (T)(sizeof(T) * 8 - 1));          \
-    return r;                                                                            \
-  }                                                                                      \
-  template <class T, int N, class S, class = typename xcl_enable_if<!xcl_is_vec<S>::value>::type> \
-  __device__ xcl_vec<T, N> operator op(const xcl_vec<T, N>& a, S b) {                    \
-    return a op xcl_vec<T, N>((T)b);                                                     \
-  }                                                                                      \
-  template <class T, int N, class S>                                                     \
-  __device__ xcl_vec<T, N>& operator op##=(xcl_vec<T, N>& a, const S& b) {               \
-    return a = a op b;                                                                   \
-  }
+  XCL_VECTOR_OP(op, xcl_vec, a[i] op (b[i] & (T)(sizeof(T) * 8 - 1)))                    \
+  XCL_SCALAR_RIGHT(op, xcl_vec)                                                          \
+  XCL_ASSIGN(op)
 XCL_SHIFT(<<)
 XCL_SHIFT(>>)
 
-#define XCL_COMPARE(op)                                                                   \
-  template <class T, int N>                                                               \
-  __device__ xcl_vec<typename xcl_mask<T>::type, N> operator op(const xcl_vec<T, N>& a,   \
-                                                                const xcl_vec<T, N>& b) { \
-    xcl_vec<typename xcl_mask<T>::type, N> r;                                             \
-    for (int i = 0; i < N; ++i) r[i] = (a[i] op b[i]) ? -1 : 0;                           \
-    return r;                                                                             \
-  }                                                                                       \
-  template <class T, int N, class S, class = typename xcl_enable_if<!xcl_is_vec<S>::value>::type> \
-  __device__ xcl_vec<typename xcl_mask<T>::type, N> operator op(const xcl_vec<T, N>& a, S b) { \
-    return a op xcl_vec<T, N>((T)b);                                                      \
-  }                                                                                       \
-  template <class T, int N, class S, class = typename xcl_enable_if<!xcl_is_vec<S>::value>::type> \
-  __device__ xcl_vec<typename xcl_mask<T>::type, N> operator op(S a, const xcl_vec<T, N>& b) { \
-    return xcl_vec<T, N>((T)a) op b;                                                      \
-  }
+#define XCL_COMPARE(op)                                                                  \
+  XCL_VECTOR_OP(op, xcl_mask_vec, (a[i] op b[i]) ? -1 : 0)                               \
+  XCL_SCALAR_RIGHT(op, xcl_mask_vec)                                                     \
+  XCL_SCALAR_LEFT(op, xcl_mask_vec)
 XCL_COMPARE(==)
 XCL_COMPARE(!=)
 XCL_COMPARE(<)

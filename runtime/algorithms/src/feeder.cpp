@@ -24,6 +24,7 @@
 #include <xgpu/host_buffer.hpp>
 
 #include "support.hpp"
+#include "xgpu/common/exception_text.hpp"
 
 namespace xgpu {
 namespace {
@@ -61,16 +62,6 @@ std::vector<std::size_t> epoch_order(std::size_t n, bool shuffle, std::uint64_t 
   std::uint64_t state = seed ^ (0xD1B54A32D192ED03ull * (epoch + 1));
   for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[next_random(state) % i]);
   return order;
-}
-
-std::string what_of(const std::exception_ptr& error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (...) {
-    return "an exception that is not a std::exception";
-  }
 }
 
 }  // namespace
@@ -291,11 +282,11 @@ std::optional<FeederBatch> Feeder::next() {
     try {
       std::rethrow_exception(failure);
     } catch (...) {
-      std::throw_with_nested(Error(Errc::user_function,
-                                   "xgpu::Feeder::next: " + where + " failed for batch " +
-                                       std::to_string(index) + " of epoch " +
-                                       std::to_string(epoch) + ": " + what_of(failure),
-                                   "xgpu::Feeder::next"));
+      std::throw_with_nested(Error(
+          Errc::user_function,
+          "xgpu::Feeder::next: " + where + " failed for batch " + std::to_string(index) +
+              " of epoch " + std::to_string(epoch) + ": " + xgpu::common::exception_text(failure),
+          "xgpu::Feeder::next"));
     }
   }
   const State::DeviceSlot& slot = s.device_slots[c % s.device.size()];

@@ -403,13 +403,15 @@ Event converted_gemm(Queue& queue, const Problem& p, float alpha, const Buffer<I
   return vendor_gemm<float>(queue, p, alpha, fa, fb, beta, c);
 }
 
-}  // namespace
-
-template <class T>
-Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scalar_t<T> alpha,
-                const Buffer<T>& a, const Buffer<T>& b, scalar_t<T> beta, const Buffer<T>& c,
-                Transpose ta, Transpose tb, GemmEngine engine) {
-  require_type<T>(queue, kCall);
+/// The checks of both forms, before any work: the engines' type `Compute` on the queue, the
+/// matrices' sizes, C apart from its inputs, and an engine asked for (explicitly or in
+/// XGPU_GEMM) available even when there is nothing to compute: a call's errors do not depend
+/// on its sizes.
+template <class Compute, class In, class Out>
+Problem checked_problem(Queue& queue, std::size_t m, std::size_t n, std::size_t k,
+                        const Buffer<In>& a, const Buffer<In>& b, const Buffer<Out>& c,
+                        Transpose ta, Transpose tb, GemmEngine engine) {
+  require_type<Compute>(queue, kCall);
   const Problem p{m, n, k, ta == Transpose::yes, tb == Transpose::yes};
   check_matrix(queue, a, "a", p.ta ? k : m, p.ta ? m : k);
   check_matrix(queue, b, "b", p.tb ? n : k, p.tb ? k : n);
@@ -418,11 +420,9 @@ Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scala
     invalid(kCall,
             "c must not be the buffer of a or b, nor overlap them (the product would overwrite "
             "its input)");
-  // An engine asked for, explicitly or in XGPU_GEMM, is checked even when there is nothing to
-  // compute: a call's errors do not depend on its sizes.
   if (engine == GemmEngine::automatic) engine_from_environment();
   if (engine != GemmEngine::automatic) {
-    const std::string missing = engine_missing<T>(queue, engine, &p);
+    const std::string missing = engine_missing<Compute>(queue, engine, &p);
     if (!missing.empty()) {
       throw Error(
           Errc::unsupported,
@@ -430,6 +430,16 @@ Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scala
           kCall);
     }
   }
+  return p;
+}
+
+}  // namespace
+
+template <class T>
+Event gemm_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k, scalar_t<T> alpha,
+                const Buffer<T>& a, const Buffer<T>& b, scalar_t<T> beta, const Buffer<T>& c,
+                Transpose ta, Transpose tb, GemmEngine engine) {
+  const Problem p = checked_problem<T>(queue, m, n, k, a, b, c, ta, tb, engine);
   if (m == 0 || n == 0) return Event();
   // beta == 0 never reads C; A and B are read only when there is a product to form.
   const algo::Staged<T> staged_c(queue, c,
@@ -450,25 +460,7 @@ Event gemm_mixed_impl(Queue& queue, std::size_t m, std::size_t n, std::size_t k,
                       Transpose ta, Transpose tb, GemmEngine engine) {
   // The engines are float's (the kernel reads In itself; the others convert to float first),
   // so float's availability, rule and XGPU_GEMM apply.
-  require_type<float>(queue, kCall);
-  const Problem p{m, n, k, ta == Transpose::yes, tb == Transpose::yes};
-  check_matrix(queue, a, "a", p.ta ? k : m, p.ta ? m : k);
-  check_matrix(queue, b, "b", p.tb ? n : k, p.tb ? k : n);
-  check_matrix(queue, c, "c", m, n);
-  if (m != 0 && n != 0 && k != 0 && (ext::overlap(c, a) || ext::overlap(c, b)))
-    invalid(kCall,
-            "c must not be the buffer of a or b, nor overlap them (the product would overwrite "
-            "its input)");
-  if (engine == GemmEngine::automatic) engine_from_environment();
-  if (engine != GemmEngine::automatic) {
-    const std::string missing = engine_missing<float>(queue, engine, &p);
-    if (!missing.empty()) {
-      throw Error(
-          Errc::unsupported,
-          std::string(kCall) + ": the " + to_string(engine) + " engine is unavailable: " + missing,
-          kCall);
-    }
-  }
+  const Problem p = checked_problem<float>(queue, m, n, k, a, b, c, ta, tb, engine);
   if (m == 0 || n == 0) return Event();
   // Views staged as gemm_impl stages them.
   const algo::Staged<float> staged_c(queue, c,

@@ -74,18 +74,20 @@ struct ScanJob {
   std::size_t n = 0, width = 1;
   bool inclusive = true;
   std::string options;
+
+  /// The scan.cl kernel `name`, built with the job's options.
+  Kernel kernel(const Queue& queue, const char* name) const {
+    return algo::library_kernel(queue, "scan.cl", name, options);
+  }
 };
 
 template <class T>
 Event three_launches(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> init,
                      const ScanJob& job, const char* call) {
   using Sum = ScanSum<T>;
-  const Kernel partials_kernel =
-      algo::library_kernel(queue, "scan.cl", "xgpu_scan_partials", job.options);
-  const Kernel offsets_kernel =
-      algo::library_kernel(queue, "scan.cl", "xgpu_scan_offsets", job.options);
-  const Kernel apply_kernel =
-      algo::library_kernel(queue, "scan.cl", "xgpu_scan_apply", job.options);
+  const Kernel partials_kernel = job.kernel(queue, "xgpu_scan_partials");
+  const Kernel offsets_kernel = job.kernel(queue, "xgpu_scan_offsets");
+  const Kernel apply_kernel = job.kernel(queue, "xgpu_scan_apply");
 
   // The first and last launches must split the input alike: one work-group size both allow.
   std::size_t work_group =
@@ -137,12 +139,9 @@ template <class T>
 Event striped(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> init,
               const ScanJob& job) {
   using Sum = ScanSum<T>;
-  const Kernel sums_kernel =
-      algo::library_kernel(queue, "scan.cl", "xgpu_scan_group_sums_striped", job.options);
-  const Kernel offsets_kernel =
-      algo::library_kernel(queue, "scan.cl", "xgpu_scan_offsets", job.options);
-  const Kernel apply_kernel =
-      algo::library_kernel(queue, "scan.cl", "xgpu_scan_apply_striped", job.options);
+  const Kernel sums_kernel = job.kernel(queue, "xgpu_scan_group_sums_striped");
+  const Kernel offsets_kernel = job.kernel(queue, "xgpu_scan_offsets");
+  const Kernel apply_kernel = job.kernel(queue, "xgpu_scan_apply_striped");
   const DeviceInfo& info = queue.device().info();
 
   // The same group size for the sums and the apply: each group's range is whole tiles of it.
@@ -176,8 +175,7 @@ template <class T>
 Event single_pass(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, scalar_t<T> init,
                   const ScanJob& job, const char* call) {
   using Sum = ScanSum<T>;
-  const Kernel kernel =
-      algo::library_kernel(queue, "scan.cl", "xgpu_scan_single_pass", job.options);
+  const Kernel kernel = job.kernel(queue, "xgpu_scan_single_pass");
   // A tile's items run one after another on a CPU thread, so a few are enough; the local
   // memory holds their lane sums.
   std::size_t work_group = algo::work_group_size(kernel, 16);

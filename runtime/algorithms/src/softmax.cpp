@@ -11,6 +11,8 @@
 namespace xgpu::detail {
 namespace {
 
+constexpr const char* kCall = "xgpu::softmax_rows";
+
 using algo::Element;
 
 /// Rows up to this wide go one per work-item on GPUs: a work-group per row would leave most
@@ -47,8 +49,7 @@ Event launch_per_item(Queue& queue, algo::Layout layout, const Buffer<T>& in, co
 template <class T>
 Event launch_per_group(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, unsigned rows,
                        unsigned cols) {
-  const Kernel kernel =
-      algo::library_kernel(queue, "softmax.cl", "xgpu_softmax_rows_group", Element<T>::options);
+  const Kernel kernel = algo::typed_kernel<T>(queue, "softmax.cl", "xgpu_softmax_rows_group");
   // A power of two for the tree reduction, no larger than the row needs (each item then
   // has at least one element half the time) and no larger than local memory holds.
   std::size_t wanted = 1;
@@ -82,12 +83,11 @@ Event softmax_job(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, std::
 template <class T>
 Event softmax_matrix_rows(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, std::size_t rows,
                           std::size_t cols) {
-  const char* call = "xgpu::softmax_rows";
-  const std::size_t count = algo::checked_matrix_io(queue, in, out, rows, cols, call);
+  const std::size_t count = algo::checked_matrix_io(queue, in, out, rows, cols, kCall);
   const algo::Layout layout =
-      algo::layout_for(queue.device().info(), common::Setting::softmax_shape, call);
+      algo::layout_for(queue.device().info(), common::Setting::softmax_shape, kCall);
   if (count == 0) return Event();
-  algo::require_same_or_apart(call, "in", in, "out", out);
+  algo::require_same_or_apart(kCall, "in", in, "out", out);
   const algo::Staged<T> staged_in(queue, in, algo::Use::read);
   const algo::Staged<T> staged_out(queue, out, algo::Use::write);
   return staged_out.finish(

@@ -20,42 +20,32 @@ namespace xgpu::detail::algo {
 /// kernels use, so one kernel text serves half storage (vload_half) and plain types.
 template <class T>
 struct Element;
-template <>
-struct Element<float> {
-  static constexpr const char* name = "float";
-  static constexpr const char* options = "-DXGPU_T=float -DXGPU_T_FLOAT";
-};
-template <>
-struct Element<double> {
-  static constexpr const char* name = "double";
-  static constexpr const char* options = "-DXGPU_T=double -DXGPU_T_DOUBLE";
-};
-template <>
-struct Element<std::int32_t> {
-  static constexpr const char* name = "int";
-  static constexpr const char* options = "-DXGPU_T=int -DXGPU_T_INT";
-};
-template <>
-struct Element<std::uint32_t> {
-  static constexpr const char* name = "uint";
-  static constexpr const char* options = "-DXGPU_T=uint -DXGPU_T_UINT";
-};
-template <>
-struct Element<half> {
-  static constexpr const char* name = "half";
-  static constexpr const char* options = "-DXGPU_T=half -DXGPU_T_HALF";
-};
+// One row per type: its OpenCL C name, the type kernels hold it in, the macro they test.
+#define XGPU_ALGO_ELEMENT(T, NAME, CL_TYPE, MACRO)                                 \
+  template <>                                                                      \
+  struct Element<T> {                                                              \
+    static constexpr const char* name = NAME;                                      \
+    static constexpr const char* options = "-DXGPU_T=" CL_TYPE " -DXGPU_T_" MACRO; \
+  };
+XGPU_ALGO_ELEMENT(float, "float", "float", "FLOAT")
+XGPU_ALGO_ELEMENT(double, "double", "double", "DOUBLE")
+XGPU_ALGO_ELEMENT(std::int32_t, "int", "int", "INT")
+XGPU_ALGO_ELEMENT(std::uint32_t, "uint", "uint", "UINT")
+XGPU_ALGO_ELEMENT(half, "half", "half", "HALF")
 // OpenCL C has no bfloat16: kernels hold its bits as ushort (kernels/xgpu_bfloat16.cl).
-template <>
-struct Element<bfloat16> {
-  static constexpr const char* name = "bfloat16";
-  static constexpr const char* options = "-DXGPU_T=ushort -DXGPU_T_BFLOAT16";
-};
+XGPU_ALGO_ELEMENT(bfloat16, "bfloat16", "ushort", "BFLOAT16")
+#undef XGPU_ALGO_ELEMENT
 
 /// A kernel of an embedded kernels/ file, built for the queue's device with `options` (and
 /// through the kernel cache) the first time it is asked for in this context, then reused.
 Kernel library_kernel(const Queue& queue, const char* file, const char* kernel,
                       const std::string& options = {});
+
+/// library_kernel() built for element type T alone (Element<T>::options).
+template <class T>
+Kernel typed_kernel(const Queue& queue, const char* file, const char* kernel) {
+  return library_kernel(queue, file, kernel, Element<T>::options);
+}
 
 /// How a library kernel lays its work out. `cpu`: each work-item walks one contiguous chunk,
 /// which a CPU's caches and prefetchers like. `gpu`: striped, consecutive work-items touch

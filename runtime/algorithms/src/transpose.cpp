@@ -14,6 +14,8 @@
 namespace xgpu::detail {
 namespace {
 
+constexpr const char* kCall = "xgpu::transpose";
+
 using algo::Element;
 
 /// The type the kernels move elements as (its OpenCL name must match the kernel's local
@@ -31,8 +33,7 @@ std::size_t floor_power_of_two(std::size_t n) {
 template <class T>
 Event launch_tiled(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, unsigned rows,
                    unsigned cols) {
-  const Kernel kernel =
-      algo::library_kernel(queue, "transpose.cl", "xgpu_transpose_tiled", Element<T>::options);
+  const Kernel kernel = algo::typed_kernel<T>(queue, "transpose.cl", "xgpu_transpose_tiled");
   const DeviceInfo& device = queue.device().info();
   // 256 items: enough to hide latency on GPUs while leaving room for several work-groups.
   const std::size_t items = algo::work_group_size(kernel, 256);
@@ -77,8 +78,7 @@ bool streaming_fits(std::size_t rows, std::size_t cols) {
 template <class T>
 Event launch_streaming(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, unsigned rows,
                        unsigned cols) {
-  const Kernel kernel =
-      algo::library_kernel(queue, "transpose.cl", "xgpu_transpose_streaming", Element<T>::options);
+  const Kernel kernel = algo::typed_kernel<T>(queue, "transpose.cl", "xgpu_transpose_streaming");
   // 16 tiles (256 columns) per item, one item per work-group: on PoCL at 4096 x 4096 floats,
   // 4 to 256 tiles per item and 1 or 4 items per group were within the noise of each other;
   // 16 leaves many items to share out.
@@ -91,8 +91,7 @@ Event launch_streaming(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, 
 template <class T>
 Event launch_blocks(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, unsigned rows,
                     unsigned cols) {
-  const Kernel kernel =
-      algo::library_kernel(queue, "transpose.cl", "xgpu_transpose_blocks", Element<T>::options);
+  const Kernel kernel = algo::typed_kernel<T>(queue, "transpose.cl", "xgpu_transpose_blocks");
   // Measured on PoCL (4096 x 4096 floats, 2 cores): 8 to 64 blocks per item and 1 to 16
   // items per work-group all ran within the machine's noise of each other (except 8 blocks
   // with 1 item, slower); 32 blocks (256 rows) and 4 items (32 columns) were among the
@@ -110,15 +109,14 @@ Event launch_blocks(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, uns
 template <class T>
 Event transpose_matrix(Queue& queue, const Buffer<T>& in, const Buffer<T>& out, std::size_t rows,
                        std::size_t cols) {
-  const char* call = "xgpu::transpose";
-  const std::size_t count = algo::checked_matrix_io(queue, in, out, rows, cols, call);
+  const std::size_t count = algo::checked_matrix_io(queue, in, out, rows, cols, kCall);
   if (count != 0 && ext::overlap(in, out))
-    algo::invalid(call,
+    algo::invalid(kCall,
                   "in and out are the same buffer or overlapping views of one; transposing in "
                   "place is not supported");
   // Read even when there is nothing to move: a bad value is an error at any size.
   const algo::Layout layout =
-      algo::layout_for(queue.device().info(), common::Setting::transpose_shape, call);
+      algo::layout_for(queue.device().info(), common::Setting::transpose_shape, kCall);
   if (count == 0) return Event();
   const algo::Staged<T> staged_in(queue, in, algo::Use::read);
   const algo::Staged<T> staged_out(queue, out, algo::Use::write);

@@ -37,6 +37,23 @@ Prepared prepare(Queue& queue, const Comm& comm, Call call, const std::function<
   return prepared;
 }
 
+Prepared prepare_allreduce(Queue& queue, const Comm& comm, const xgpu::detail::BufferCore& buffer,
+                           DataType type, Op op, const char* name) {
+  Call call;
+  call.name = name;
+  call.kind = Kind::allreduce;
+  call.type = type;
+  call.count = size_of(type) ? buffer.bytes / size_of(type) : 0;
+  call.op = static_cast<std::int64_t>(op);
+  return prepare(
+      queue, comm, call,
+      [&] {
+        check_op(op, name);
+        check_buffer(queue, buffer, type, "the buffer", name);
+      },
+      true);
+}
+
 void execute(Queue& queue, Plan& plan, Transport transport) {
   const bool safe = host_memory_safe_for_mpi(queue.device().info());
   if (transport == Transport::mapped) {

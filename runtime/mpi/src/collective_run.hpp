@@ -27,6 +27,11 @@ CommState& state_of(const Comm& comm, const char* name);
 Prepared prepare(Queue& queue, const Comm& comm, Call call, const std::function<void()>& check,
                  bool nccl);
 
+/// prepare() for an allreduce (`name`: allreduce or iallreduce) of `buffer`'s elements with
+/// `op`, which may run through NCCL.
+Prepared prepare_allreduce(Queue& queue, const Comm& comm, const xgpu::detail::BufferCore& buffer,
+                           DataType type, Op op, const char* name);
+
 /// Runs a plan on `queue` with the transport (mapped or staged).
 void execute(Queue& queue, Plan& plan, Transport transport);
 

@@ -46,15 +46,7 @@ void allreduce(Queue& queue, const BufferCore& buffer, DataType type, Op op, con
   constexpr const char* kName = "xgpu::mpi::allreduce";
   detail::CommState& state = detail::state_of(comm, kName);
   state.worker.drain();
-  Call call = make_call(kName, Kind::allreduce, type, elements(buffer, type));
-  call.op = static_cast<std::int64_t>(op);
-  const detail::Prepared prepared = detail::prepare(
-      queue, comm, call,
-      [&] {
-        detail::check_op(op, kName);
-        detail::check_buffer(queue, buffer, type, "the buffer", kName);
-      },
-      true);
+  const detail::Prepared prepared = detail::prepare_allreduce(queue, comm, buffer, type, op, kName);
   const detail::Agreement agreed = detail::agree(state, prepared.call, prepared.local_failure);
   if (agreed.nccl) {
     detail::nccl_allreduce(queue, buffer, type, op, state);

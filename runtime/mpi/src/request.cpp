@@ -65,19 +65,7 @@ const Event& Request::event() const {
 Request iallreduce(Queue& queue, const BufferCore& buffer, DataType type, Op op, const Comm& comm) {
   constexpr const char* kName = "xgpu::mpi::iallreduce";
   detail::CommState& state = detail::state_of(comm, kName);
-  detail::Call call;
-  call.name = kName;
-  call.kind = detail::Kind::allreduce;
-  call.type = type;
-  call.count = size_of(type) ? buffer.bytes / size_of(type) : 0;
-  call.op = static_cast<std::int64_t>(op);
-  const detail::Prepared prepared = detail::prepare(
-      queue, comm, call,
-      [&] {
-        detail::check_op(op, kName);
-        detail::check_buffer(queue, buffer, type, "the buffer", kName);
-      },
-      true);
+  const detail::Prepared prepared = detail::prepare_allreduce(queue, comm, buffer, type, op, kName);
   auto request = std::make_shared<detail::RequestState>();
 
   // Failures of the steps made on this thread go into the Request too, as the job's do.

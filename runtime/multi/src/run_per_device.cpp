@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "group_state.hpp"
+#include "xgpu/common/exception_text.hpp"
 
 namespace xgpu::detail {
 
@@ -17,16 +18,6 @@ struct Failure {
   std::size_t device = 0;
   std::exception_ptr error;
 };
-
-std::string text_of(const std::exception_ptr& error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (...) {
-    return "an exception that is not a std::exception";
-  }
-}
 
 // The failure as an xgpu::Error, when it is one.
 std::optional<Error> as_xgpu_error(const std::exception_ptr& error) {
@@ -51,8 +42,8 @@ std::optional<Error> as_xgpu_error(const std::exception_ptr& error) {
   for (std::size_t k = 0; k < failures.size(); ++k) {
     const std::size_t i = failures[k].device;
     const std::string name = group.members[i].device.describe();
-    details.message +=
-        "\n  device " + std::to_string(i) + " (" + name + "): " + text_of(failures[k].error);
+    details.message += "\n  device " + std::to_string(i) + " (" + name +
+                       "): " + xgpu::common::exception_text(failures[k].error);
     details.device += (k == 0 ? "" : "; ") + name;
     const std::optional<Error> error = as_xgpu_error(failures[k].error);
     if (!error || (k > 0 && error->code() != details.code)) codes_agree = false;

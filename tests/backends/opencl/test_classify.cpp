@@ -50,30 +50,32 @@ TEST_CASE("PoCL on an Intel CPU is Intel hardware", "[classify]") {
 }
 
 TEST_CASE("vendor GPU drivers classify by vendor id", "[classify]") {
-  const auto nvidia =
-      classify_device(identity("NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA GeForce RTX 4090",
-                               "NVIDIA Corporation", 0x10DE, XGPU_TYPE_GPU));
-  CHECK(nvidia.hardware_vendor == "nvidia");
-  CHECK(nvidia.implementation == "nvidia");
-
-  const auto amd = classify_device(identity("AMD Accelerated Parallel Processing",
-                                            "Advanced Micro Devices, Inc.", "gfx1100",
-                                            "Advanced Micro Devices, Inc.", 0x1002, XGPU_TYPE_GPU));
-  CHECK(amd.hardware_vendor == "amd");
-  CHECK(amd.implementation == "amd");
-
-  const auto intel = classify_device(identity("Intel(R) OpenCL Graphics", "Intel(R) Corporation",
-                                              "Intel(R) Arc(TM) A770 Graphics",
-                                              "Intel(R) Corporation", 0x8086, XGPU_TYPE_GPU));
-  CHECK(intel.hardware_vendor == "intel");
-  CHECK(intel.implementation == "intel");
-
-  // Intel's own CPU runtime on an Intel CPU.
-  const auto intel_cpu = classify_device(identity("Intel(R) OpenCL", "Intel(R) Corporation",
-                                                  "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz",
-                                                  "Intel(R) Corporation", 0x8086, XGPU_TYPE_CPU));
-  CHECK(intel_cpu.hardware_vendor == "intel");
-  CHECK(intel_cpu.implementation == "intel");
+  struct Case {
+    DeviceIdentity id;
+    const char* vendor;  // hardware_vendor and implementation alike
+  };
+  const Case cases[] = {
+      {identity("NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA GeForce RTX 4090",
+                "NVIDIA Corporation", 0x10DE, XGPU_TYPE_GPU),
+       "nvidia"},
+      {identity("AMD Accelerated Parallel Processing", "Advanced Micro Devices, Inc.", "gfx1100",
+                "Advanced Micro Devices, Inc.", 0x1002, XGPU_TYPE_GPU),
+       "amd"},
+      {identity("Intel(R) OpenCL Graphics", "Intel(R) Corporation",
+                "Intel(R) Arc(TM) A770 Graphics", "Intel(R) Corporation", 0x8086, XGPU_TYPE_GPU),
+       "intel"},
+      // Intel's own CPU runtime on an Intel CPU.
+      {identity("Intel(R) OpenCL", "Intel(R) Corporation",
+                "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", "Intel(R) Corporation", 0x8086,
+                XGPU_TYPE_CPU),
+       "intel"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.id.platform_name << ": " << c.id.device_name);
+    const auto result = classify_device(c.id);
+    CHECK(result.hardware_vendor == c.vendor);
+    CHECK(result.implementation == c.vendor);
+  }
 }
 
 TEST_CASE("Mesa's drivers run on other vendors' GPUs", "[classify]") {
