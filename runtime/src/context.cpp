@@ -1,6 +1,7 @@
 // Contexts, queues and allocation.
 #include <cstdint>
 
+#include "internals.hpp"
 #include "log.hpp"
 #include "objects.hpp"
 #include "trace/hooks.hpp"
@@ -23,10 +24,10 @@ Context::Context(const Device& device) {
   // The environment's allocator settings are refused before the driver is asked for anything.
   const detail::AllocatorKind allocator = detail::allocator_from_environment();
   const std::uint64_t limit =
-      detail::memory_limit_from_environment(device.record()->info.global_memory);
+      detail::memory_limit_from_environment(detail::Internals::record(device)->info.global_memory);
   auto state = std::make_shared<detail::ContextState>();
   state->device = device;
-  state->record = device.record();
+  state->record = detail::Internals::record(device);
   const detail::Module& module = state->module();
   xgpu_context raw = nullptr;
   detail::check(module, module.table->context_create(state->record->raw, &raw),
@@ -56,7 +57,8 @@ Queue Context::queue(QueueOptions options) const {
                 module.table->queue_create(static_cast<xgpu_context>(state.handle.get()),
                                            state.record->raw, flags, &raw),
                 "creating a queue", state.record);
-  return Queue(*this, detail::Handle<detail::ObjectKind::queue>::adopt(&module, raw), profiling);
+  return detail::Internals::queue(
+      *this, detail::Handle<detail::ObjectKind::queue>::adopt(&module, raw), profiling);
 }
 
 std::size_t Context::checked_bytes(std::size_t count, std::size_t element_size) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 
+#include "internals.hpp"
 #include "log.hpp"
 #include "objects.hpp"
 #include "queue_commands.hpp"
@@ -22,7 +23,7 @@ using detail::BufferCore;
 using detail::ContextState;
 
 ContextState& context_state(const Context& context) {
-  return const_cast<ContextState&>(detail::state_of(context.state(), "Context"));
+  return const_cast<ContextState&>(detail::state_of(detail::Internals::state(context), "Context"));
 }
 
 const ContextState& queue_context(const Queue& queue, const char* operation) {
@@ -52,8 +53,9 @@ const ContextState& checked(const Queue& queue, const BufferCore& buffer, const 
 // the queue keeps it among its recent commands (Queue::finish names it if it fails).
 Event adopt(const Queue& queue, const ContextState& context, xgpu_event event,
             const char* command) {
-  Event done(detail::Handle<detail::ObjectKind::event>::adopt(&context.module(), event), command,
-             context.record);
+  Event done = detail::Internals::event(
+      detail::Handle<detail::ObjectKind::event>::adopt(&context.module(), event), command,
+      context.record);
   detail::note_command(queue, done);
   return done;
 }

@@ -1,6 +1,7 @@
 // Native handles through the module's optional native_handle member.
 #include "xgpu/interop.hpp"
 
+#include "internals.hpp"
 #include "objects.hpp"
 
 namespace xgpu::interop {
@@ -20,7 +21,7 @@ const detail::DeviceRecord* record_of(const Device& device) {
   if (!device)
     throw Error(Errc::invalid_handle, "this Device is empty (default-constructed)",
                 "xgpu::interop::native");
-  return device.record();
+  return detail::Internals::record(device);
 }
 
 }  // namespace
@@ -33,7 +34,7 @@ void* native(const Device& device) {
 }
 
 void* native(const Context& context) {
-  const auto& state = detail::state_of(context.state(), "Context");
+  const auto& state = detail::state_of(detail::Internals::state(context), "Context");
   return ask(state.module(), XGPU_OBJECT_CONTEXT, state.handle.get(), state.record,
              "native context handle");
 }
@@ -42,7 +43,7 @@ void* native(const Queue& queue) {
   if (!queue)
     throw Error(Errc::invalid_handle, "this Queue is empty (default-constructed or moved-from)",
                 "xgpu::interop::native");
-  const auto& state = detail::state_of(queue.context().state(), "Context");
+  const auto& state = detail::state_of(detail::Internals::state(queue.context()), "Context");
   return ask(state.module(), XGPU_OBJECT_QUEUE, queue.raw(), state.record, "native queue handle");
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "internals.hpp"
 #include "queue_commands.hpp"
 #include "signature.hpp"
 #include "trace/hooks.hpp"
@@ -295,9 +296,10 @@ void note_pooled_use(const detail::KernelArg* args, std::size_t count, const det
 Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
                               const detail::KernelArg* args, std::size_t count, const void* types,
                               bool keep_event) {
-  auto& state = const_cast<detail::KernelState&>(detail::state_of(kernel.state(), "Kernel"));
+  auto& state = const_cast<detail::KernelState&>(
+      detail::state_of(detail::Internals::state(kernel), "Kernel"));
   if (!*this) throw Error(Errc::invalid_handle, "launch on an empty Queue", "Queue::launch");
-  const auto& context = *context_.state();
+  const auto& context = *detail::Internals::state(context_);
   if (state.program->context.get() != context.handle.get()) {
     throw Error(Errc::context_mismatch,
                 "kernel '" + state.name + "' was built in another context than the queue's",
@@ -370,8 +372,9 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
     if (pooled) note_pooled_use(args, count, module, handle_.get());
     return Event();
   }
-  Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), "kernel",
-             context.record, kernel.state());
+  Event done =
+      detail::Internals::event(detail::Handle<detail::ObjectKind::event>::adopt(&module, event),
+                               "kernel", context.record, detail::Internals::state(kernel));
   detail::note_command(*this, done);  // for Queue::finish to name it if it fails
   // After the Event owns it: a note that throws must not leak the driver's event.
   if (pooled) note_pooled_use(args, count, module, handle_.get());

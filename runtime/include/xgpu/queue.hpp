@@ -40,7 +40,6 @@ QueueCommands* commands_of(const Queue& queue) noexcept;
 class XGPU_API Queue {
  public:
   Queue() = default;
-  Queue(Context context, detail::Handle<detail::ObjectKind::queue> handle, bool profiling);
 
   /// Copies `count` elements from host memory into dst starting at element `offset`.
   /// Blocking: the host memory may be reused when it returns.
@@ -188,6 +187,8 @@ class XGPU_API Queue {
   explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
 
  private:
+  friend struct detail::Internals;
+  Queue(Context context, detail::Handle<detail::ObjectKind::queue> handle, bool profiling);
   template <class T>
   friend class Mapping;
   friend detail::QueueCommands* detail::commands_of(const Queue& queue) noexcept;
