@@ -85,12 +85,14 @@ void Context::set_memory_limit(std::uint64_t bytes) const {
 
 namespace detail {
 
-BufferCore allocate(const ContextState& context, std::size_t bytes, Access access,
-                    bool host_visible) {
+UntypedBuffer allocate(const ContextState& context, std::size_t bytes, Access access,
+                       bool host_visible) {
   BufferCore core;
   core.context = context.handle.get();
   core.device = context.record;
-  if (bytes == 0) return core;  // OpenCL refuses size 0: an empty buffer has no object
+  if (bytes == 0)
+    return Internals::untyped(
+        std::move(core));  // OpenCL refuses size 0: an empty buffer has no object
   const DeviceInfo& info = context.record->info;
   if (info.max_allocation != 0 && bytes > info.max_allocation) {
     throw Error(Errc::allocation_too_large,
@@ -101,7 +103,7 @@ BufferCore allocate(const ContextState& context, std::size_t bytes, Access acces
   }
   std::uint32_t flags = static_cast<std::uint32_t>(access);
   if (host_visible) flags |= XGPU_MEM_HOST_VISIBLE;
-  return context.pool->allocate(bytes, flags);
+  return Internals::untyped(context.pool->allocate(bytes, flags));
 }
 
 void log_unmap_failure(const char* what) noexcept {

@@ -125,7 +125,7 @@ Event mapped_copy(Queue& queue, const BufferCore& src, const BufferCore& dst,
   std::lock_guard<std::mutex> lock(one_at_a_time);
   SourceReader reader(src);
   SourceReader::Mapped mapped(reader, src_offset, bytes, markers);
-  const Buffer<unsigned char> target{dst};
+  const Buffer<unsigned char> target = ext::typed<unsigned char>(Internals::untyped(dst));
   Event write = queue.write_async(target, mapped.data(), bytes, dst_offset);
   queue.flush();
   write.wait();  // before the unmap
@@ -144,7 +144,7 @@ Event staged_copy(Queue& queue, const BufferCore& src, const BufferCore& dst,
   std::vector<HostBuffer<unsigned char>> stages;
   for (std::size_t i = 0; i < std::min(steps, kStagedCopyStages); ++i)
     stages.push_back(queue.context().alloc_host<unsigned char>(chunk));
-  const Buffer<unsigned char> target{dst};
+  const Buffer<unsigned char> target = ext::typed<unsigned char>(Internals::untyped(dst));
 
   std::vector<Event> reads(steps), writes(steps);
   // Chunk `step` into its stage, once the write that last used the stage is done.

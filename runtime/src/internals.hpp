@@ -17,6 +17,9 @@
 namespace xgpu::detail {
 
 struct Internals {
+  static const BufferCore& core(const UntypedBuffer& buffer) noexcept { return buffer.core_; }
+  static UntypedBuffer untyped(BufferCore core) { return UntypedBuffer(std::move(core)); }
+
   static Device device(const DeviceRecord* record) { return Device(record); }
   static const DeviceRecord* record(const Device& device) noexcept { return device.record_; }
 

@@ -54,7 +54,8 @@ void* native(const Event& event) {
   return ask(*event.module(), XGPU_OBJECT_EVENT, event.raw(), nullptr, "native event handle");
 }
 
-void* native_buffer(const detail::BufferCore& buffer) {
+void* native_buffer(const UntypedBuffer& untyped) {
+  const detail::BufferCore& buffer = detail::Internals::core(untyped);
   if (buffer.offset != 0) {
     throw Error(Errc::invalid_argument,
                 "this view starts " + std::to_string(buffer.start) +
@@ -65,10 +66,11 @@ void* native_buffer(const detail::BufferCore& buffer) {
                 "xgpu::interop::native");
   }
   std::size_t offset = 0;
-  return native_buffer_at(buffer, offset);
+  return native_buffer_at(untyped, offset);
 }
 
-void* native_buffer_at(const detail::BufferCore& buffer, std::size_t& byte_offset) {
+void* native_buffer_at(const UntypedBuffer& untyped, std::size_t& byte_offset) {
+  const detail::BufferCore& buffer = detail::Internals::core(untyped);
   byte_offset = buffer.offset;
   if (buffer.bytes == 0) return nullptr;
   // Whatever uses the handle is unknown to xgpu: the block's previous user must be done.

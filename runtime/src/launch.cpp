@@ -267,7 +267,8 @@ xgpu_status launch_in_one_call(const detail::Module& module, const RawLaunch& ra
 
 bool any_pooled(const detail::KernelArg* args, std::size_t count) noexcept {
   for (std::size_t i = 0; i < count; ++i) {
-    if (args[i].buffer != nullptr && detail::touches_pool(*args[i].buffer)) return true;
+    if (args[i].buffer != nullptr && detail::touches_pool(detail::Internals::core(*args[i].buffer)))
+      return true;
   }
   return false;
 }
@@ -279,15 +280,15 @@ void before_pooled_launch(const detail::KernelArg* args, std::size_t count,
   detail::set_last_queue_of_this_thread(queue);
   for (std::size_t i = 0; i < count; ++i) {
     if (args[i].buffer != nullptr)
-      detail::order_after_previous_user(*args[i].buffer, module, queue);
+      detail::order_after_previous_user(detail::Internals::core(*args[i].buffer), module, queue);
   }
 }
 
 void note_pooled_use(const detail::KernelArg* args, std::size_t count, const detail::Module& module,
                      void* queue) {
   for (std::size_t i = 0; i < count; ++i) {
-    if (args[i].buffer != nullptr && detail::touches_pool(*args[i].buffer))
-      args[i].buffer->allocation->note_use(&module, queue);
+    if (args[i].buffer != nullptr && detail::touches_pool(detail::Internals::core(*args[i].buffer)))
+      detail::Internals::core(*args[i].buffer).allocation->note_use(&module, queue);
   }
 }
 

@@ -15,8 +15,8 @@ namespace xgpu {
 namespace detail {
 struct ContextState;
 struct Internals;
-XGPU_API BufferCore allocate(const ContextState& context, std::size_t bytes, Access access,
-                             bool host_visible);
+XGPU_API UntypedBuffer allocate(const ContextState& context, std::size_t bytes, Access access,
+                                bool host_visible);
 }  // namespace detail
 
 class Queue;

@@ -35,7 +35,7 @@ Where where_of(const CommState& comm, DataType type, const Agreement& agreed);
 
 // The checks of arguments, each throwing xgpu::Error naming the mistake.
 void check_queue(const Queue& queue, const char* call);
-void check_buffer(const Queue& queue, const xgpu::detail::BufferCore& buffer, DataType type,
+void check_buffer(const Queue& queue, const xgpu::UntypedBuffer& buffer, DataType type,
                   const char* what, const char* call);
 void check_op(Op op, const char* call);
 void check_root(int root, int size, const char* call);
