@@ -4,7 +4,7 @@
 
 #include "xgpu/backend.h"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 #include "xgpu/common/backend_entries.inc"
 
 /// buffer_copy_peer: cuMemcpyPeerAsync between the primary contexts of two devices (or of one),
@@ -12,4 +12,4 @@ namespace xgpu::cuda {
 xgpu_status buffer_copy_peer(xgpu_queue queue, xgpu_buffer source, xgpu_buffer destination,
                              size_t source_offset, size_t destination_offset, size_t size,
                              const xgpu_wait_v1* wait, xgpu_event* event);
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

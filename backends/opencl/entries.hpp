@@ -4,6 +4,6 @@
 
 #include "xgpu/backend.h"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 #include "xgpu/common/backend_entries.inc"
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

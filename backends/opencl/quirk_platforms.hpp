@@ -13,7 +13,7 @@
 
 #include "quirks.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 struct DeviceRecord;
 
@@ -50,4 +50,4 @@ inline bool quirk_on(QuirkId id, const void* handle) noexcept {
   return set.every_handle.load(std::memory_order_relaxed);
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

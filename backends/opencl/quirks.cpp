@@ -4,7 +4,7 @@
 #include <cctype>
 #include <vector>
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 constexpr Quirk kQuirks[] = {
@@ -107,4 +107,4 @@ bool quirk_applies(const Quirk& quirk, const std::string& implementation,
   return open_last || compare_versions(version, version_numbers(quirk.last_version)) <= 0;
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

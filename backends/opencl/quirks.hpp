@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <string>
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 enum class QuirkId : std::size_t {
   kSerializeAllCalls,
@@ -39,4 +39,4 @@ const Quirk& quirk(QuirkId id);
 bool quirk_applies(const Quirk& quirk, const std::string& implementation,
                    const std::string& driver_version);
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -10,7 +10,7 @@
 #include "quirk_platforms.hpp"
 #include "xgpu/common/log.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 constexpr const char* kNoPlatformText =
@@ -154,4 +154,4 @@ DeviceRecord& registry_find(cl_device_id device) {
   fail(CL_INVALID_DEVICE, "not a device of this module (use device_get)");
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -7,8 +7,8 @@
 #include "quirks.hpp"
 #include "xgpu/backend.h"
 
-using xgpu::opencl::classify_device;
-using xgpu::opencl::DeviceIdentity;
+using xgpu::backend_opencl::classify_device;
+using xgpu::backend_opencl::DeviceIdentity;
 
 namespace {
 DeviceIdentity identity(std::string platform_name, std::string platform_vendor,
@@ -106,9 +106,9 @@ TEST_CASE("an identity nobody recognises is unknown and not a guess", "[classify
 }
 
 TEST_CASE("A quirk applies by implementation and driver version", "[classify]") {
-  using xgpu::opencl::quirk;
-  using xgpu::opencl::quirk_applies;
-  using xgpu::opencl::QuirkId;
+  using xgpu::backend_opencl::quirk;
+  using xgpu::backend_opencl::quirk_applies;
+  using xgpu::backend_opencl::QuirkId;
   CHECK(quirk_applies(quirk(QuirkId::kSerializeCompiles), "pocl", "3.1+debian"));
   CHECK_FALSE(quirk_applies(quirk(QuirkId::kSerializeCompiles), "nvidia", "535.104"));
   CHECK(quirk_applies(quirk(QuirkId::kFinishQueuesBeforeBinary), "pocl", "3.1+debian"));
@@ -117,7 +117,8 @@ TEST_CASE("A quirk applies by implementation and driver version", "[classify]") 
   CHECK_FALSE(quirk_applies(quirk(QuirkId::kSerializeAllCalls), "pocl", "3.1"));
 
   // Version ranges are inclusive and compared number by number.
-  xgpu::opencl::Quirk ranged{QuirkId::kSerializeAllCalls, "test", "pocl", "1.8", "3.1", "", ""};
+  xgpu::backend_opencl::Quirk ranged{
+      QuirkId::kSerializeAllCalls, "test", "pocl", "1.8", "3.1", "", ""};
   CHECK_FALSE(quirk_applies(ranged, "pocl", "1.7"));
   CHECK(quirk_applies(ranged, "pocl", "1.8"));
   CHECK(quirk_applies(ranged, "pocl", "3.1+debian"));
