@@ -1,6 +1,7 @@
 // The background writer of the kernel cache; see kernel_cache.hpp.
 #include "cache/kernel_cache.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 
@@ -191,7 +192,13 @@ bool KernelCache::flushed(std::chrono::steady_clock::time_point deadline) const 
 void KernelCache::flush() {
   std::unique_lock<std::mutex> lock(mutex_);
   if (!worker_.joinable()) return;
-  const auto deadline = std::chrono::steady_clock::now() + launch_wait_;
+  const auto now = std::chrono::steady_clock::now();
+  const auto deadline = now + launch_wait_;
+  // A save waiting for its launch is looked at again now, not at its next poll: the launch may
+  // have ended since the last look, and the poll's interval can outlast the wait below.
+  for (auto& [hash, job] : pending_) {
+    if (job.launch_running) job.due = std::min(job.due, now);
+  }
   ++flushing_;
   wake_.notify_all();
   while (!flushed(deadline)) {
