@@ -13,7 +13,7 @@
 #include "handles.hpp"
 #include "xgpu/common/blas_libraries.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 // cuBLAS's types and constants (cublas_api.h, library_types.h), declared for the same reason
@@ -165,4 +165,4 @@ xgpu_status blas_gemm(xgpu_queue queue, const xgpu_gemm_v1* gemm, const xgpu_wai
   });
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -10,7 +10,7 @@
 #include "errors.hpp"
 #include "handles.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 constexpr uint32_t kAccessFlags = XGPU_MEM_READ_ONLY | XGPU_MEM_WRITE_ONLY;
@@ -304,4 +304,4 @@ xgpu_status buffer_unmap(xgpu_queue queue, xgpu_buffer buffer, void* host_pointe
   });
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -5,7 +5,7 @@
 #include "errors.hpp"
 #include "handles.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 Command::Command(Queue& queue, const xgpu_wait_v1* wait, xgpu_event* event, bool any_context)
     : scope_(*queue.context), queue_(queue), event_out_(event) {
@@ -40,4 +40,4 @@ void Command::enqueued() {
   *event_out_ = handle_of<xgpu_event>(event_.release());
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

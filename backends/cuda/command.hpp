@@ -6,7 +6,7 @@
 #include "objects.hpp"
 #include "xgpu/backend.h"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 class Command {
  public:
@@ -29,4 +29,4 @@ class Command {
   Ref<Event> event_;
 };
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 using CUresult = int;
 using CUdevice = int;
@@ -89,4 +89,4 @@ constexpr unsigned int CU_EVENT_DEFAULT = 0x0;
 constexpr unsigned int CU_EVENT_DISABLE_TIMING = 0x2;
 constexpr unsigned int CU_MEMHOSTALLOC_PORTABLE = 0x01;
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -11,7 +11,7 @@
 #include "xgpu/common/device_ids.hpp"
 #include "xgpu/common/out_param.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 using common::Bytes;
 using common::bytes_of_bool;
@@ -221,4 +221,4 @@ xgpu_status device_info(xgpu_device device, uint32_t property, void* value, size
   });
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -11,7 +11,7 @@
 #include "xgpu/common/dynamic_library.hpp"
 #include "xgpu/common/log.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 DriverApi g_api;
@@ -88,4 +88,4 @@ int driver_version() {
   return version;
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -6,7 +6,7 @@
 #include "cuda_driver_api.hpp"
 #include "xgpu/backend.h"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 /// Every entry point of cuda_driver_functions.def, resolved from the loaded driver.
 struct DriverApi {
@@ -31,4 +31,4 @@ bool driver_loaded() noexcept;
 /// cuDriverGetVersion(): 12040 for CUDA 12.4.
 int driver_version();
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

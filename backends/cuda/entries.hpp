@@ -5,6 +5,6 @@
 #include "xgpu/backend.h"
 #include "xgpu/common/errors.hpp"  // last_error, taken by backend_entries.inc
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 #include "xgpu/common/backend_entries.inc"
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

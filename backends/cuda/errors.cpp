@@ -6,7 +6,7 @@
 #include "driver.hpp"
 #include "status_names.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 void fail_call(CUresult status, const char* call) {
   std::string text = std::string(call) + " failed: " + status_name(status);
@@ -18,4 +18,4 @@ void fail_call(CUresult status, const char* call) {
   fail(status, text);
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -5,7 +5,7 @@
 #include "cuda_driver_api.hpp"
 #include "xgpu/common/errors.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 using common::fail;
 using common::Failure;
@@ -21,4 +21,4 @@ inline void check(CUresult status, const char* call) {
   if (status != CUDA_SUCCESS) fail_call(status, call);
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -9,7 +9,7 @@
 #include "errors.hpp"
 #include "handles.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 uint64_t device_time_ns(const Event& event, CUevent point) {
@@ -77,4 +77,4 @@ xgpu_status event_profile(xgpu_event event, uint32_t point, uint64_t* nanosecond
   });
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -5,7 +5,7 @@
 #include "objects.hpp"
 #include "xgpu/backend.h"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 /// The object behind a handle; a NULL handle is refused with the argument's name.
 template <class T, class Handle>
@@ -27,4 +27,4 @@ Handle handle_of(T* object) {
   return reinterpret_cast<Handle>(static_cast<Object*>(object));
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -13,7 +13,7 @@
 #include "xgpu/common/module_entries.hpp"
 #include "xgpu/common/out_param.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 // Without opting in, a kernel may use 48 KiB of shared memory in all (cuda.h).
@@ -344,4 +344,4 @@ xgpu_status kernel_limit(xgpu_kernel kernel, xgpu_device device, uint32_t proper
   });
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 /// Each __local argument's byte offset in dynamic shared memory is a multiple of this.
 size_t local_argument_alignment();
@@ -17,4 +17,4 @@ size_t local_argument_alignment();
 std::vector<unsigned char> launch_information(uint32_t dimensions, const size_t* global_offset,
                                               const size_t* global_size);
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -8,7 +8,7 @@
 #include "registry.hpp"
 #include "status_names.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 // Every kind but devices is an Object; devices live as long as the module.
@@ -94,4 +94,4 @@ xgpu_status native_handle(uint32_t object_kind, void* object, void** native) {
   });
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -8,7 +8,7 @@
 #include "status_names.hpp"
 #include "xgpu/common/log.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 // Destructors cannot throw; a failed release is a leak worth a line in the log.
@@ -92,4 +92,4 @@ Program::~Program() {
   cu().cuCtxPopCurrent(&popped);
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

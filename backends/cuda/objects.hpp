@@ -14,7 +14,7 @@
 #include "cuda_driver_api.hpp"
 #include "registry.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 /// The reference count every object kind shares; created with one reference (the caller's).
 struct Object {
@@ -160,4 +160,4 @@ struct Kernel : Object {
 /// A steady host clock in nanoseconds, the timeline of every profiling time.
 uint64_t host_now_ns();
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

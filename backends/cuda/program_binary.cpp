@@ -15,7 +15,7 @@
 #include "handles.hpp"
 #include "xgpu/common/out_param.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 constexpr const char* kMagic = "xgpu-cuda-ptx 1";
@@ -115,4 +115,4 @@ xgpu_status program_create_binary(xgpu_context context, xgpu_device device, cons
   });
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

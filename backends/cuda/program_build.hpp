@@ -7,7 +7,7 @@
 
 #include "objects.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 /// Translates and compiles program.source for the device: fills program.ptx, kernels and
 /// build_log, or throws Failure with the log saying why (the feature and line the translation
@@ -23,4 +23,4 @@ std::string translation_fingerprint();
 /// older than the PTX is named as such.
 void load_ptx(Program& program, const DeviceRecord& device);
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -14,7 +14,7 @@
 #include "program_build.hpp"
 #include "xgpu/common/log.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 // The name NVRTC gives the source; #line markers from the core name the real files.
@@ -161,4 +161,4 @@ std::vector<unsigned char> launch_information(uint32_t dimensions, const size_t*
   return std::vector<unsigned char>(bytes, bytes + sizeof(info));
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

@@ -11,7 +11,7 @@
 #include "xgpu/common/log.hpp"
 #include "xgpu/common/out_param.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 // JIT logs are short; a longer one is cut, not overflowed (the driver writes at most this).
@@ -107,4 +107,4 @@ xgpu_status program_kernel_names(xgpu_program program, char* buffer, size_t capa
   });
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

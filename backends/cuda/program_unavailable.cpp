@@ -4,7 +4,7 @@
 #include "launch_contract.hpp"
 #include "program_build.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 [[noreturn]] void unavailable() {
@@ -27,4 +27,4 @@ std::vector<unsigned char> launch_information(uint32_t, const size_t*, const siz
   unavailable();
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

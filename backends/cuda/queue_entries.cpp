@@ -6,7 +6,7 @@
 #include "handles.hpp"
 #include "registry.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 // The primary context, not a context of our own: the CUDA runtime, cuBLAS and PyTorch all
 // use it, so buffers exchanged through xgpu/cuda.hpp are valid on both sides.
@@ -76,4 +76,4 @@ xgpu_status queue_barrier(xgpu_queue queue, const xgpu_wait_v1* wait, xgpu_event
   });
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

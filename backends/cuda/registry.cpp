@@ -9,7 +9,7 @@
 #include "errors.hpp"
 #include "xgpu/common/log.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 // A deque: records never move, so their addresses can be the ABI's device handles.
@@ -77,4 +77,4 @@ int device_attribute(const DeviceRecord& record, int attribute) {
   return value;
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

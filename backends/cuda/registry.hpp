@@ -7,7 +7,7 @@
 #include "cuda_driver_api.hpp"
 #include "xgpu/backend.h"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 /// One device; the xgpu_device handle points at it. Properties that cannot change while the
 /// process runs are read once here; free memory and the like are asked for each time.
@@ -35,4 +35,4 @@ DeviceRecord& registry_find(xgpu_device device);
 /// An attribute of the device (cuDeviceGetAttribute), checked.
 int device_attribute(const DeviceRecord& record, int attribute);
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

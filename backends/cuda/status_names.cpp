@@ -5,7 +5,7 @@
 #include "driver.hpp"
 #include "xgpu/common/status_names.hpp"
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 namespace {
 
 constexpr common::StatusName kCudaStatusNames[] = {
@@ -28,4 +28,4 @@ const char* status_name(int32_t status) {
   return "UNKNOWN";
 }
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

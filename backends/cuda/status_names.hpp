@@ -4,11 +4,11 @@
 
 #include <cstdint>
 
-namespace xgpu::cuda {
+namespace xgpu::backend_cuda {
 
 /// "XGPU_STATUS_UNSUPPORTED" for a status the ABI reserves, the driver's cuGetErrorName()
 /// for a CUresult once it is loaded, else cuda_status_table.def's name; "UNKNOWN" for any
 /// other value.
 const char* status_name(int32_t status);
 
-}  // namespace xgpu::cuda
+}  // namespace xgpu::backend_cuda

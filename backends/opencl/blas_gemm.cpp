@@ -34,7 +34,7 @@
 #include "xgpu/common/log.hpp"
 #include "xgpu/common/status_names.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 // CLBlast's C API as clblast_c.h declares it (values of its enums, the three prototypes),
@@ -182,4 +182,4 @@ xgpu_status blas_gemm(xgpu_queue queue, const xgpu_gemm_v1* gemm, const xgpu_wai
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

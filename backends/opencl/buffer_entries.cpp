@@ -8,7 +8,7 @@
 #include "serialized_call.hpp"
 #include "wait_list.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 cl_mem_flags mem_flags_of(uint32_t flags) {
@@ -155,4 +155,4 @@ xgpu_status buffer_unmap(xgpu_queue queue, xgpu_buffer buffer, void* host_pointe
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

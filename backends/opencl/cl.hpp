@@ -13,7 +13,7 @@
 // cl_half_from_float(): blas_gemm rounds alpha and beta to half for CLBlast's HGEMM.
 #include <CL/cl_half.h>
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 // Extension enums, spelled out here rather than taken from cl_ext.h: the values are fixed by
 // the extension specifications, and older distribution headers lack some of them.
@@ -37,4 +37,4 @@ inline constexpr cl_device_info kDeviceSubGroupSizesIntel = 0x4108;
 // cl_khr_icd: the loader found no platform at all.
 inline constexpr cl_int kPlatformNotFoundKhr = -1001;
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

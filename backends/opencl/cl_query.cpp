@@ -5,7 +5,7 @@
 
 #include "errors.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 void check_device_info(cl_int status) { check(status, "clGetDeviceInfo"); }
 
@@ -43,4 +43,4 @@ bool has_extension(const std::string& extensions, const char* name) {
   return false;
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

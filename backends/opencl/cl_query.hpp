@@ -6,7 +6,7 @@
 
 #include "cl.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 std::string device_string(cl_device_id device, cl_device_info param);
 std::string platform_string(cl_platform_id platform, cl_platform_info param);
@@ -27,4 +27,4 @@ T device_scalar(cl_device_id device, cl_device_info param) {
 /// Whole-word membership in a space-separated extension list (drivers pad with spaces).
 bool has_extension(const std::string& extensions, const char* name);
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

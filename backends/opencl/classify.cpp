@@ -5,7 +5,7 @@
 
 #include "xgpu/backend.h"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 struct Needle {
@@ -130,4 +130,4 @@ Classification classify_device(const DeviceIdentity& identity) {
   return result;
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -28,7 +28,7 @@
 #include <cstdint>
 #include <string>
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 /// What the driver says about a device; type_bits are XGPU_TYPE_* bits.
 struct DeviceIdentity {
@@ -48,4 +48,4 @@ struct Classification {
 
 Classification classify_device(const DeviceIdentity& identity);
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -10,7 +10,7 @@
 #include "serialized_call.hpp"
 #include "xgpu/common/log.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 struct ContextRecord {
@@ -102,4 +102,4 @@ void context_unreferencing(cl_context context) {
   if (clear) clear_caches(false);
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -26,7 +26,7 @@
 
 #include "cl.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 /// CLBlastClearCache's type (CLBlast's C API); its status is ignored, as there is nothing to
 /// do about a failure to empty a cache.
@@ -43,4 +43,4 @@ void context_referenced(cl_context context);
 /// last one, when CLBlast has used the context, CLBlast's caches are emptied first.
 void context_unreferencing(cl_context context);
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

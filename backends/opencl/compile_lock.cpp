@@ -4,7 +4,7 @@
 #include <condition_variable>
 #include <mutex>
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 // Where CompileLock's waiters sleep. Never destroyed: the core still releases objects after
@@ -38,4 +38,4 @@ void CompileLock::wake_one() noexcept {
   sleepers.woken.notify_one();
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -5,7 +5,7 @@
 #include <atomic>
 #include <cstdint>
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 /// The compile lock. Every launch on PoCL takes it, and it may be held for a whole build
 /// (seconds): so it is free to take when nobody holds it (one compare-and-swap, inline) and
@@ -35,4 +35,4 @@ class CompileLock {
 /// returns still finds it.
 inline CompileLock g_compile_lock;
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -8,7 +8,7 @@
 #include "vendor.hpp"
 #include "xgpu/common/device_ids.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 constexpr size_t kUuidSize = 16;  // CL_UUID_SIZE_KHR
@@ -51,4 +51,4 @@ std::string device_pci_bus_id(const DeviceRecord& record) {
   return common::pci_address_text(*address);
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

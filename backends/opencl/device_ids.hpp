@@ -6,7 +6,7 @@
 
 #include "registry.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 /// 32 lowercase hex digits, through cl_khr_device_uuid.
 std::string device_uuid(const DeviceRecord& record);
@@ -14,4 +14,4 @@ std::string device_uuid(const DeviceRecord& record);
 /// "dddd:bb:dd.f", through cl_khr_pci_bus_info or the vendor's own extension.
 std::string device_pci_bus_id(const DeviceRecord& record);
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

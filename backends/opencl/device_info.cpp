@@ -14,7 +14,7 @@
 #include "xgpu/common/log.hpp"
 #include "xgpu/common/out_param.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 using common::Bytes;
 using common::bytes_of_bool;
@@ -186,4 +186,4 @@ xgpu_status device_info(xgpu_device device, uint32_t property, void* value, size
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -5,6 +5,6 @@
 #include "xgpu/backend.h"
 #include "xgpu/common/errors.hpp"  // last_error, taken by backend_entries.inc
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 #include "xgpu/common/backend_entries.inc"
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -2,17 +2,17 @@
 #include "entries.hpp"
 #include "xgpu/common/errors.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 #include "xgpu/common/backend_table.inc"
 
 }  // namespace
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl
 
 extern "C" __attribute__((visibility("default"))) const xgpu_backend_v1* xgpu_backend_entry(
     uint32_t host_abi_version) {
   if (host_abi_version != XGPU_BACKEND_ABI_VERSION) return nullptr;
-  static const xgpu_backend_v1 kTable = xgpu::opencl::make_backend_table("opencl");
+  static const xgpu_backend_v1 kTable = xgpu::backend_opencl::make_backend_table("opencl");
   return &kTable;
 }

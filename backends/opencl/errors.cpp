@@ -5,10 +5,10 @@
 
 #include "status_names.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 void fail_call(int32_t status, const char* function) {
   fail(status, std::string(function) + " failed: " + status_name(status));
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -7,7 +7,7 @@
 
 #include "xgpu/common/errors.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 using common::fail;
 using common::Failure;
@@ -23,4 +23,4 @@ inline void check(int32_t status, const char* function) {
   if (status != 0) fail_call(status, function);
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -6,7 +6,7 @@
 #include "errors.hpp"
 #include "serialized_call.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 // OpenCL's execution states are the ABI's, value for value; the status passes through as is
@@ -88,4 +88,4 @@ xgpu_status event_profile(xgpu_event event, uint32_t point, uint64_t* nanosecond
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -7,7 +7,7 @@
 
 #include "errors.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 struct HeldQueue {
@@ -82,4 +82,4 @@ void event_released(cl_event event) {
   check(clReleaseCommandQueue(queue), "clReleaseCommandQueue");
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -8,7 +8,7 @@
 #include "cl.hpp"
 #include "quirk_platforms.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 namespace detail {
 void record_event_queue(cl_command_queue queue, cl_event event);
@@ -38,4 +38,4 @@ inline void event_retained(cl_event event) {
 /// module's own record, never the event.
 void event_released(cl_event event);
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -12,7 +12,7 @@
 #include "xgpu/common/module_entries.hpp"
 #include "xgpu/common/out_param.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 using common::Bytes;
 using common::bytes_of_string;
@@ -196,9 +196,9 @@ xgpu_status kernel_launch_with_args(xgpu_queue queue, xgpu_kernel kernel, uint32
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 xgpu_status kernel_limit(xgpu_kernel kernel, xgpu_device device, uint32_t property,
                          uint64_t* value) {
@@ -223,4 +223,4 @@ xgpu_status kernel_limit(xgpu_kernel kernel, xgpu_device device, uint32_t proper
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

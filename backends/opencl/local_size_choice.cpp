@@ -7,7 +7,7 @@
 
 #include "quirk_platforms.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 // Bumped whenever a kernel handle is made or released.
@@ -78,4 +78,4 @@ void kernel_handles_changed() noexcept {
   g_kernel_generation.fetch_add(1, std::memory_order_acq_rel);
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -8,7 +8,7 @@
 
 #include "cl.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 /// In each dimension, the largest power of two that divides global[d], within `max_items` for
 /// the whole group (the kernel's maximum): dimension 0 first, so a 1-D launch gets the most.
@@ -25,4 +25,4 @@ const size_t* launch_local_size(cl_kernel kernel, uint32_t dimensions, const siz
 /// saw may now be another's (a new kernel can reuse a freed address).
 void kernel_handles_changed() noexcept;
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

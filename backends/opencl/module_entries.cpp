@@ -8,7 +8,7 @@
 #include "registry.hpp"
 #include "status_names.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 xgpu_status init(const xgpu_host_v1* host) {
   return common::module_init(host, "opencl", registry_init);
@@ -24,4 +24,4 @@ xgpu_status device_get(uint32_t index, xgpu_device* device) {
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

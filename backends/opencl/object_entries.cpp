@@ -11,7 +11,7 @@
 #include "serialized_call.hpp"
 #include "tracked_queues.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 using RefCall = cl_int (*)(void* object);
@@ -109,4 +109,4 @@ xgpu_status native_handle(uint32_t object_kind, void* object, void** native) {
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

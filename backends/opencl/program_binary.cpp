@@ -12,7 +12,7 @@
 #include "tracked_queues.hpp"
 #include "xgpu/common/out_param.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 using common::require_capacity;
 
@@ -76,4 +76,4 @@ xgpu_status program_create_binary(xgpu_context context, xgpu_device device, cons
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -3,7 +3,7 @@
 
 #include "errors.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 std::vector<cl_device_id> program_devices(cl_program program) {
   cl_uint count = 0;
@@ -23,4 +23,4 @@ cl_device_id program_device(cl_program program, xgpu_device device) {
   return devices.front();
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

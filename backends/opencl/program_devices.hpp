@@ -7,10 +7,10 @@
 #include "cl.hpp"
 #include "xgpu/backend.h"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 std::vector<cl_device_id> program_devices(cl_program program);
 
 cl_device_id program_device(cl_program program, xgpu_device device);
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -8,7 +8,7 @@
 #include "serialized_call.hpp"
 #include "xgpu/common/out_param.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 using common::bytes_of_string;
 using common::copy_out;
@@ -83,4 +83,4 @@ xgpu_status program_kernel_names(xgpu_program program, char* buffer, size_t capa
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -13,7 +13,7 @@
 #include "wait_list.hpp"
 #include "xgpu/common/log.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 // One log line per report: Oclgrind, for one, sends a multi-line, newline-led text.
@@ -100,9 +100,9 @@ xgpu_status queue_finish(xgpu_queue queue) {
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 // clEnqueueBarrierWithWaitList (OpenCL 1.2): later commands wait for the list and for
 // everything before; its event, when asked for, is the marker of that point.
@@ -144,4 +144,4 @@ xgpu_status queue_barrier(xgpu_queue queue, const xgpu_wait_v1* wait, xgpu_event
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

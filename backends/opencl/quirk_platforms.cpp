@@ -6,7 +6,7 @@
 #include "registry.hpp"
 #include "xgpu/common/log.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace detail {
 
 QuirkPlatforms g_quirk_platforms[kQuirkCount];
@@ -47,4 +47,4 @@ void enable_quirks(const DeviceRecord& record) {
   }
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -17,7 +17,7 @@
 
 #include "xgpu/common/drivers/known_drivers.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 using drivers::Workaround;
 
@@ -56,4 +56,4 @@ inline bool quirk_on(Workaround id, const void* handle) noexcept {
   return set.every_handle.load(std::memory_order_relaxed);
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -11,7 +11,7 @@
 #include "xgpu/common/log.hpp"
 #include "xgpu/common/opencl_loader.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 constexpr const char* kNoPlatformText =
@@ -163,4 +163,4 @@ DeviceRecord& registry_find(cl_device_id device) {
   fail(CL_INVALID_DEVICE, "not a device of this module (use device_get)");
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

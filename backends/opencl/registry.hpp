@@ -11,7 +11,7 @@
 #include "classify.hpp"
 #include "xgpu/backend.h"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 struct DeviceRecord {
   cl_platform_id platform = nullptr;
@@ -37,4 +37,4 @@ DeviceRecord& registry_device(size_t index);
 /// for any other handle.
 DeviceRecord& registry_find(cl_device_id device);
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

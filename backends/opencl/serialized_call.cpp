@@ -3,7 +3,7 @@
 
 #include <mutex>
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 // Recursive: a serialized entry may reach another serialized call on the same thread (an
@@ -20,4 +20,4 @@ void lock_driver() { driver_lock().lock(); }
 
 void unlock_driver() { driver_lock().unlock(); }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

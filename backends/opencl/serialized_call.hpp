@@ -16,7 +16,7 @@
 #include "errors.hpp"
 #include "quirk_platforms.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 void lock_driver();
 void unlock_driver();
@@ -64,4 +64,4 @@ xgpu_status guard_compiling(const void* handle, F&& body) noexcept {
   });
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

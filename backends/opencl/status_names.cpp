@@ -4,7 +4,7 @@
 
 #include "xgpu/common/status_names.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 // The names are stringized before the preprocessor could expand them into their values.
@@ -22,4 +22,4 @@ const char* status_name(int32_t status) {
   return name;
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

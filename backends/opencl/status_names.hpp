@@ -4,10 +4,10 @@
 
 #include <cstdint>
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 /// "CL_BUILD_PROGRAM_FAILURE" for -11, "XGPU_STATUS_UNSUPPORTED" for a status the ABI
 /// reserves; "UNKNOWN" for any other value.
 const char* status_name(int32_t status);
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

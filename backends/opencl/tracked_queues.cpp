@@ -11,7 +11,7 @@
 
 #include "errors.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 struct Recorded {
@@ -118,4 +118,4 @@ std::chrono::milliseconds drain_give_up() {
 }
 
 }  // namespace detail
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

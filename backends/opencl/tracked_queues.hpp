@@ -13,7 +13,7 @@
 #include "quirk_platforms.hpp"
 #include "serialized_call.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 namespace detail {
 void count_queue_reference(cl_command_queue queue);
@@ -77,4 +77,4 @@ xgpu_status fetch_with_queues_drained(cl_program program, Fetch&& fetch) {
   }
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <vector>
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 // Words that say where or how an argument lives, not what it is.
@@ -93,4 +93,4 @@ std::string normalize_type_name(const std::string& driver_name) {
   return result;
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

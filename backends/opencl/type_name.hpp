@@ -4,11 +4,11 @@
 
 #include <string>
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 /// Drops qualifiers and address spaces (const, volatile, restrict, __global, ...), writes
 /// unsigned types the OpenCL C way ("unsigned int" -> "uint") and pointers with no space
 /// ("__global float *" -> "float*"). Other words are kept, one space apart ("struct Pair").
 std::string normalize_type_name(const std::string& driver_name);
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

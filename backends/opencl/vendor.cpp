@@ -1,7 +1,7 @@
 // The one dispatch from an implementation key to its vendor file.
 #include "vendor.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 struct VendorEntry {
@@ -25,4 +25,4 @@ const VendorHooks& vendor_hooks(const std::string& implementation) {
   return kNone;
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

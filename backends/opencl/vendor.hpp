@@ -9,7 +9,7 @@
 #include "cl.hpp"
 #include "xgpu/common/device_ids.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 using common::PciAddress;
 
@@ -33,4 +33,4 @@ const VendorHooks& intel_hooks();
 /// knows nothing special about that driver.
 const VendorHooks& vendor_hooks(const std::string& implementation);
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

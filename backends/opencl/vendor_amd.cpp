@@ -6,7 +6,7 @@
 #include "cl_query.hpp"
 #include "vendor.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 constexpr const char* kAttributeQuery = "cl_amd_device_attribute_query";
@@ -84,4 +84,4 @@ const VendorHooks& amd_hooks() {
   return kHooks;
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -7,7 +7,7 @@
 #include "cl_query.hpp"
 #include "vendor.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 std::string intel_extras(cl_device_id device, const std::string& extensions) {
@@ -28,4 +28,4 @@ const VendorHooks& intel_hooks() {
   return kHooks;
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

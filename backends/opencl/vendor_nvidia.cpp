@@ -5,7 +5,7 @@
 #include "cl_query.hpp"
 #include "vendor.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 constexpr const char* kAttributeQuery = "cl_nv_device_attribute_query";
@@ -43,4 +43,4 @@ const VendorHooks& nvidia_hooks() {
   return kHooks;
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

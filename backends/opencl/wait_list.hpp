@@ -5,7 +5,7 @@
 #include "cl.hpp"
 #include "xgpu/backend.h"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 struct WaitList {
   cl_uint count = 0;
@@ -22,4 +22,4 @@ struct WaitList {
   }
 };
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -4,7 +4,7 @@
 #include "status_names.hpp"
 #include "xgpu/common/log.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 namespace {
 
 constexpr const char* kProbeSource =
@@ -89,4 +89,4 @@ uint64_t work_group_multiple(DeviceRecord& record) {
   return record.work_group_multiple;
 }
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -6,10 +6,10 @@
 
 #include "registry.hpp"
 
-namespace xgpu::opencl {
+namespace xgpu::backend_opencl {
 
 /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a trivial kernel; 1 when the probe
 /// fails. Probed on first call, cached, thread-safe.
 uint64_t work_group_multiple(DeviceRecord& record);
 
-}  // namespace xgpu::opencl
+}  // namespace xgpu::backend_opencl

@@ -49,7 +49,7 @@ std::optional<mpi::DataType> data_type(DType dtype) {
 /// rank raises instead of waiting for this one.
 struct Operand {
   xgpu::Queue queue;
-  mpi::BufferCore core;
+  xgpu::UntypedBuffer memory;
   mpi::DataType type = mpi::DataType::f32;
 };
 
@@ -59,7 +59,7 @@ Operand operand(const DeviceBuffer* buffer, const StreamPtr& stream) {
   const std::optional<mpi::DataType> type = data_type(buffer->dtype);
   if (!type) return o;  // mpi.py refuses these before; an empty queue refuses them again
   o.queue = stream->queue();
-  o.core = std::visit([](const auto& typed) { return typed.core(); }, buffer->buffer);
+  o.memory = std::visit([](const auto& typed) { return typed.untyped(); }, buffer->buffer);
   o.type = *type;
   return o;
 }
@@ -132,7 +132,7 @@ NB_MODULE(_mpi, m) {
       [](const DeviceBuffer* buffer, StreamPtr stream, int op, const mpi::Comm& comm) {
         Operand o = operand(buffer, stream);
         nb::gil_scoped_release release;
-        mpi::allreduce(o.queue, o.core, o.type, op_of(op), comm);
+        mpi::allreduce(o.queue, o.memory, o.type, op_of(op), comm);
       },
       nb::arg("buffer").none(), nb::arg("stream").none(), nb::arg("op"), nb::arg("comm"));
   m.def(
@@ -140,7 +140,7 @@ NB_MODULE(_mpi, m) {
       [](const DeviceBuffer* buffer, StreamPtr stream, int op, int root, const mpi::Comm& comm) {
         Operand o = operand(buffer, stream);
         nb::gil_scoped_release release;
-        mpi::reduce(o.queue, o.core, o.type, op_of(op), root, comm);
+        mpi::reduce(o.queue, o.memory, o.type, op_of(op), root, comm);
       },
       nb::arg("buffer").none(), nb::arg("stream").none(), nb::arg("op"), nb::arg("root"),
       nb::arg("comm"));
@@ -149,7 +149,7 @@ NB_MODULE(_mpi, m) {
       [](const DeviceBuffer* buffer, StreamPtr stream, int root, const mpi::Comm& comm) {
         Operand o = operand(buffer, stream);
         nb::gil_scoped_release release;
-        mpi::broadcast(o.queue, o.core, o.type, root, comm);
+        mpi::broadcast(o.queue, o.memory, o.type, root, comm);
       },
       nb::arg("buffer").none(), nb::arg("stream").none(), nb::arg("root"), nb::arg("comm"));
   m.def(
@@ -159,7 +159,7 @@ NB_MODULE(_mpi, m) {
         Operand s = operand(send, stream);
         Operand r = operand(recv, stream);
         nb::gil_scoped_release release;
-        mpi::allgather(s.queue, s.core, r.core, s.type, comm);
+        mpi::allgather(s.queue, s.memory, r.memory, s.type, comm);
       },
       nb::arg("send").none(), nb::arg("recv").none(), nb::arg("stream").none(), nb::arg("comm"));
 }

@@ -74,7 +74,7 @@ double elapsed_ms(const PyEvent& start, const PyEvent& end) {
     throw nb::value_error("xgpu: Event.elapsed_time needs two recorded events");
   // A marker's timestamps are all the moment everything before it had completed.
   end.event.wait();
-  const xgpu::Profile a = start.event.profile(), b = end.event.profile();
+  const xgpu::EventTimes a = start.event.profile(), b = end.event.profile();
   return (static_cast<double>(b.end) - static_cast<double>(a.end)) / 1e6;
 }
 

@@ -7,6 +7,7 @@
 #include "cache/cache_stats.hpp"
 #include "cache/hash.hpp"
 #include "cache/key.hpp"
+#include "internals.hpp"
 #include "log.hpp"
 #include "objects.hpp"
 #include "preprocess.hpp"
@@ -189,7 +190,7 @@ Program Context::build(const Source& source, std::string_view options,
     auto built = context.programs.find(hash);
     if (built != context.programs.end()) {
       if (traced_at >= 0) detail::trace::build(context.record, name, "memory", traced_at);
-      return Program(built->second);
+      return detail::Internals::program(built->second);
     }
   }
 
@@ -221,7 +222,8 @@ Program Context::build(const Source& source, std::string_view options,
     detail::trace::build(context.record, name, from_cache ? "disk" : "source", traced_at);
   std::lock_guard<std::mutex> lock(context.programs_mutex);
   auto inserted = context.programs.emplace(hash, std::move(state));
-  return Program(inserted.first->second);  // another thread's equal program, if it won
+  return detail::Internals::program(
+      inserted.first->second);  // another thread's equal program, if it won
 }
 
 }  // namespace xgpu

@@ -1,6 +1,7 @@
 // Contexts, queues and allocation.
 #include <cstdint>
 
+#include "internals.hpp"
 #include "log.hpp"
 #include "objects.hpp"
 #include "trace/hooks.hpp"
@@ -23,10 +24,10 @@ Context::Context(const Device& device) {
   // The environment's allocator settings are refused before the driver is asked for anything.
   const detail::AllocatorKind allocator = detail::allocator_from_environment();
   const std::uint64_t limit =
-      detail::memory_limit_from_environment(device.record()->info.global_memory);
+      detail::memory_limit_from_environment(detail::Internals::record(device)->info.global_memory);
   auto state = std::make_shared<detail::ContextState>();
   state->device = device;
-  state->record = device.record();
+  state->record = detail::Internals::record(device);
   const detail::Module& module = state->module();
   xgpu_context raw = nullptr;
   detail::check(module, module.table->context_create(state->record->raw, &raw),
@@ -56,7 +57,8 @@ Queue Context::queue(QueueOptions options) const {
                 module.table->queue_create(static_cast<xgpu_context>(state.handle.get()),
                                            state.record->raw, flags, &raw),
                 "creating a queue", state.record);
-  return Queue(*this, detail::Handle<detail::ObjectKind::queue>::adopt(&module, raw), profiling);
+  return detail::Internals::queue(
+      *this, detail::Handle<detail::ObjectKind::queue>::adopt(&module, raw), profiling);
 }
 
 std::size_t Context::checked_bytes(std::size_t count, std::size_t element_size) {
@@ -83,12 +85,14 @@ void Context::set_memory_limit(std::uint64_t bytes) const {
 
 namespace detail {
 
-BufferCore allocate(const ContextState& context, std::size_t bytes, Access access,
-                    bool host_visible) {
+UntypedBuffer allocate(const ContextState& context, std::size_t bytes, Access access,
+                       bool host_visible) {
   BufferCore core;
   core.context = context.handle.get();
   core.device = context.record;
-  if (bytes == 0) return core;  // OpenCL refuses size 0: an empty buffer has no object
+  if (bytes == 0)
+    return Internals::untyped(
+        std::move(core));  // OpenCL refuses size 0: an empty buffer has no object
   const DeviceInfo& info = context.record->info;
   if (info.max_allocation != 0 && bytes > info.max_allocation) {
     throw Error(Errc::allocation_too_large,
@@ -99,7 +103,7 @@ BufferCore allocate(const ContextState& context, std::size_t bytes, Access acces
   }
   std::uint32_t flags = static_cast<std::uint32_t>(access);
   if (host_visible) flags |= XGPU_MEM_HOST_VISIBLE;
-  return context.pool->allocate(bytes, flags);
+  return Internals::untyped(context.pool->allocate(bytes, flags));
 }
 
 void log_unmap_failure(const char* what) noexcept {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "internals.hpp"
 #include "objects.hpp"
 #include "trace/hooks.hpp"
 #include "util/device_traits.hpp"
@@ -67,8 +68,8 @@ class SourceReader {
                                      XGPU_MAP_READ, offset, bytes, &pointer_,
                                      raw.empty() ? nullptr : &wait, &event),
             "Queue::copy (mapping the source)", reader.src_.device);
-      Event(EventHandle::adopt(&module, event), "Queue::copy (mapping the source)",
-            reader.src_.device)
+      detail::Internals::event(EventHandle::adopt(&module, event),
+                               "Queue::copy (mapping the source)", reader.src_.device)
           .wait();
     }
     Mapped(const Mapped&) = delete;
@@ -103,8 +104,8 @@ class SourceReader {
           "Queue::copy (reading the source)", src_.device);
     // Submitted now: the host waits for it before anything else is enqueued here.
     module_.table->queue_flush(queue);
-    return Event(EventHandle::adopt(&module_, event), "Queue::copy (reading the source)",
-                 src_.device);
+    return detail::Internals::event(EventHandle::adopt(&module_, event),
+                                    "Queue::copy (reading the source)", src_.device);
   }
 
  private:
@@ -124,7 +125,7 @@ Event mapped_copy(Queue& queue, const BufferCore& src, const BufferCore& dst,
   std::lock_guard<std::mutex> lock(one_at_a_time);
   SourceReader reader(src);
   SourceReader::Mapped mapped(reader, src_offset, bytes, markers);
-  const Buffer<unsigned char> target{dst};
+  const Buffer<unsigned char> target = ext::typed<unsigned char>(Internals::untyped(dst));
   Event write = queue.write_async(target, mapped.data(), bytes, dst_offset);
   queue.flush();
   write.wait();  // before the unmap
@@ -143,7 +144,7 @@ Event staged_copy(Queue& queue, const BufferCore& src, const BufferCore& dst,
   std::vector<HostBuffer<unsigned char>> stages;
   for (std::size_t i = 0; i < std::min(steps, kStagedCopyStages); ++i)
     stages.push_back(queue.context().alloc_host<unsigned char>(chunk));
-  const Buffer<unsigned char> target{dst};
+  const Buffer<unsigned char> target = ext::typed<unsigned char>(Internals::untyped(dst));
 
   std::vector<Event> reads(steps), writes(steps);
   // Chunk `step` into its stage, once the write that last used the stage is done.
@@ -173,7 +174,7 @@ Event staged_copy(Queue& queue, const BufferCore& src, const BufferCore& dst,
 std::optional<Event> peer_copy(Queue& queue, const BufferCore& src, const BufferCore& dst,
                                std::size_t src_offset, std::size_t dst_offset, std::size_t bytes,
                                const std::vector<EventHandle>& markers) {
-  const ContextState& context = *queue.context().state();
+  const ContextState& context = *detail::Internals::state(queue.context());
   const Module& module = context.module();
   if (src.device->module != &module || !module.has(&xgpu_backend_v1::buffer_copy_peer))
     return std::nullopt;
@@ -192,7 +193,7 @@ std::optional<Event> peer_copy(Queue& queue, const BufferCore& src, const Buffer
       raw.empty() ? nullptr : &wait, &event);
   if (status == XGPU_STATUS_UNSUPPORTED) return std::nullopt;
   check(module, status, "Queue::copy (peer)", context.record);
-  Event done(EventHandle::adopt(&module, event), kCall, dst.device);
+  Event done = detail::Internals::event(EventHandle::adopt(&module, event), kCall, dst.device);
   if (touches_pool(dst)) dst.allocation->note_use(&module, queue.raw());
   if (traced_at >= 0) trace::transfer(queue, "copy", "peer", bytes, traced_at, done, false);
   return done;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 
+#include "internals.hpp"
 #include "module.hpp"
 #include "registry.hpp"
 #include "selector.hpp"
@@ -31,10 +32,10 @@ std::string DeviceInfo::type_name() const {
 namespace {
 
 const detail::DeviceRecord& record_of(const Device& device) {
-  if (!device.record()) {
+  if (!detail::Internals::record(device)) {
     throw Error(Errc::invalid_handle, "this Device is empty (default-constructed)", "Device");
   }
-  return *device.record();
+  return *detail::Internals::record(device);
 }
 
 std::vector<const detail::DeviceRecord*> visible() {
@@ -85,26 +86,27 @@ std::string Device::physical_id() const { return record_of(*this).physical_id; }
 std::vector<Device> Device::aliases() const {
   std::vector<Device> list;
   for (const auto* alias : record_of(*this).aliases) {
-    if (alias->visible) list.emplace_back(alias);
+    if (alias->visible) list.push_back(detail::Internals::device(alias));
   }
   return list;
 }
 
 bool Device::is_alias_of(const Device& other) const {
   const auto& aliases = record_of(*this).aliases;
-  return std::find(aliases.begin(), aliases.end(), other.record()) != aliases.end();
+  return std::find(aliases.begin(), aliases.end(), detail::Internals::record(other)) !=
+         aliases.end();
 }
 
 std::vector<Device> devices() {
   std::vector<Device> list;
-  for (const auto* record : visible()) list.emplace_back(record);
+  for (const auto* record : visible()) list.push_back(detail::Internals::device(record));
   return list;
 }
 
 std::vector<Device> backend_devices() {
   std::vector<Device> list;
   for (const auto* record : detail::Registry::instance().visible_backend_devices())
-    list.emplace_back(record);
+    list.push_back(detail::Internals::device(record));
   return list;
 }
 
@@ -122,7 +124,7 @@ std::vector<Device> select_all(std::string_view selector) {
   const detail::DeviceLists lists{registry.visible_devices(), registry.visible_backend_devices()};
   for (const auto* record :
        detail::match_selector_all(effective_selector(selector), lists, registry.backend_names())) {
-    list.emplace_back(record);
+    list.push_back(detail::Internals::device(record));
   }
   return list;
 }

@@ -70,7 +70,7 @@ EventStatus Event::status() const {
   }
 }
 
-Profile Event::profile() const {
+EventTimes Event::profile() const {
   if (!handle_) {
     throw Error(Errc::invalid_handle,
                 "this Event is empty (its command had nothing to do): it has no timestamps",
@@ -78,7 +78,7 @@ Profile Event::profile() const {
   }
   const detail::Module& module = *handle_.module();
   auto raw = static_cast<xgpu_event>(handle_.get());
-  Profile profile;
+  EventTimes profile;
   std::pair<std::uint32_t, std::uint64_t*> points[] = {{XGPU_PROFILE_QUEUED, &profile.queued},
                                                        {XGPU_PROFILE_SUBMIT, &profile.submit},
                                                        {XGPU_PROFILE_START, &profile.start},

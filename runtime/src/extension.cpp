@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 
+#include "internals.hpp"
 #include "log.hpp"
 #include "objects.hpp"
 #include "queue_commands.hpp"
@@ -22,7 +23,7 @@ using detail::BufferCore;
 using detail::ContextState;
 
 ContextState& context_state(const Context& context) {
-  return const_cast<ContextState&>(detail::state_of(context.state(), "Context"));
+  return const_cast<ContextState&>(detail::state_of(detail::Internals::state(context), "Context"));
 }
 
 const ContextState& queue_context(const Queue& queue, const char* operation) {
@@ -52,8 +53,9 @@ const ContextState& checked(const Queue& queue, const BufferCore& buffer, const 
 // the queue keeps it among its recent commands (Queue::finish names it if it fails).
 Event adopt(const Queue& queue, const ContextState& context, xgpu_event event,
             const char* command) {
-  Event done(detail::Handle<detail::ObjectKind::event>::adopt(&context.module(), event), command,
-             context.record);
+  Event done = detail::Internals::event(
+      detail::Handle<detail::ObjectKind::event>::adopt(&context.module(), event), command,
+      context.record);
   detail::note_command(queue, done);
   return done;
 }
@@ -82,27 +84,47 @@ std::shared_ptr<void> context_slot(const Context& context, const std::string& ke
   return slot;
 }
 
-bool same_buffer(const BufferCore& x, const BufferCore& y) {
+namespace {
+
+bool same_core(const BufferCore& x, const BufferCore& y) {
   if (x.bytes == 0 || y.bytes == 0) return false;
   if (x.allocation == nullptr || x.allocation != y.allocation)
     return x.handle.get() == y.handle.get() && x.offset == y.offset && x.bytes == y.bytes;
   return x.start == y.start && x.bytes == y.bytes;
 }
 
-bool overlap(const BufferCore& x, const BufferCore& y) {
+}  // namespace
+
+const void* context_key(const Context& context) { return &context_state(context); }
+
+bool same_buffer(const UntypedBuffer& x, const UntypedBuffer& y) {
+  return same_core(detail::Internals::core(x), detail::Internals::core(y));
+}
+
+bool overlap(const UntypedBuffer& ux, const UntypedBuffer& uy) {
+  const BufferCore& x = detail::Internals::core(ux);
+  const BufferCore& y = detail::Internals::core(uy);
   if (x.bytes == 0 || y.bytes == 0) return false;
-  if (x.allocation == nullptr || x.allocation != y.allocation) return same_buffer(x, y);
+  if (x.allocation == nullptr || x.allocation != y.allocation) return same_core(x, y);
   return x.start < y.start + y.bytes && y.start < x.start + x.bytes;
 }
 
-bool kernel_can_take(const BufferCore& buffer) noexcept { return buffer.offset == 0; }
+bool kernel_can_take(const UntypedBuffer& buffer) noexcept {
+  return detail::Internals::core(buffer).offset == 0;
+}
 
-bool belongs_to(const BufferCore& buffer, const Context& context) {
+const void* backing_object(const UntypedBuffer& buffer) noexcept {
+  return detail::Internals::core(buffer).handle.get();
+}
+
+bool belongs_to(const UntypedBuffer& untyped, const Context& context) {
+  const BufferCore& buffer = detail::Internals::core(untyped);
   return buffer.context != nullptr && buffer.context == context_state(context).handle.get();
 }
 
-Event map_async(Queue& queue, const BufferCore& buffer, std::size_t bytes, std::uint32_t access,
+Event map_async(Queue& queue, const UntypedBuffer& untyped, std::size_t bytes, std::uint32_t access,
                 void*& pointer) {
+  const BufferCore& buffer = detail::Internals::core(untyped);
   constexpr const char* kOperation = "xgpu::ext::map_async";
   const ContextState& context = checked(queue, buffer, kOperation);
   if (bytes > buffer.bytes)
@@ -123,7 +145,8 @@ Event map_async(Queue& queue, const BufferCore& buffer, std::size_t bytes, std::
   return done;
 }
 
-Event unmap_async(Queue& queue, const BufferCore& buffer, void* pointer) {
+Event unmap_async(Queue& queue, const UntypedBuffer& untyped, void* pointer) {
+  const BufferCore& buffer = detail::Internals::core(untyped);
   constexpr const char* kOperation = "xgpu::ext::unmap_async";
   const ContextState& context = checked(queue, buffer, kOperation);
   const detail::Module& module = context.module();
@@ -159,8 +182,11 @@ std::string vendor_gemm_missing(const Queue& queue) {
   return answers.emplace(&module, std::move(answer)).first->second;
 }
 
-Event vendor_gemm(Queue& queue, const VendorGemm& call, const BufferCore& a, const BufferCore& b,
-                  const BufferCore& c) {
+Event vendor_gemm(Queue& queue, const VendorGemm& call, const UntypedBuffer& untyped_a,
+                  const UntypedBuffer& untyped_b, const UntypedBuffer& untyped_c) {
+  const BufferCore& a = detail::Internals::core(untyped_a);
+  const BufferCore& b = detail::Internals::core(untyped_b);
+  const BufferCore& c = detail::Internals::core(untyped_c);
   constexpr const char* kOperation = "xgpu::gemm (vendor BLAS)";
   const ContextState& context = queue_context(queue, kOperation);
   for (const BufferCore* buffer : {&a, &b, &c}) checked(queue, *buffer, kOperation);

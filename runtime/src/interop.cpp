@@ -1,6 +1,7 @@
 // Native handles through the module's optional native_handle member.
 #include "xgpu/interop.hpp"
 
+#include "internals.hpp"
 #include "objects.hpp"
 #include "registry.hpp"
 
@@ -21,7 +22,7 @@ const detail::DeviceRecord* record_of(const Device& device) {
   if (!device)
     throw Error(Errc::invalid_handle, "this Device is empty (default-constructed)",
                 "xgpu::interop::native");
-  return device.record();
+  return detail::Internals::record(device);
 }
 
 }  // namespace
@@ -42,7 +43,7 @@ void* native(const Device& device) {
 }
 
 void* native(const Context& context) {
-  const auto& state = detail::state_of(context.state(), "Context");
+  const auto& state = detail::state_of(detail::Internals::state(context), "Context");
   return ask(state.module(), XGPU_OBJECT_CONTEXT, state.handle.get(), state.record,
              "native context handle");
 }
@@ -51,7 +52,7 @@ void* native(const Queue& queue) {
   if (!queue)
     throw Error(Errc::invalid_handle, "this Queue is empty (default-constructed or moved-from)",
                 "xgpu::interop::native");
-  const auto& state = detail::state_of(queue.context().state(), "Context");
+  const auto& state = detail::state_of(detail::Internals::state(queue.context()), "Context");
   return ask(state.module(), XGPU_OBJECT_QUEUE, queue.raw(), state.record, "native queue handle");
 }
 
@@ -62,7 +63,8 @@ void* native(const Event& event) {
   return ask(*event.module(), XGPU_OBJECT_EVENT, event.raw(), nullptr, "native event handle");
 }
 
-void* native_buffer(const detail::BufferCore& buffer) {
+void* native_buffer(const UntypedBuffer& untyped) {
+  const detail::BufferCore& buffer = detail::Internals::core(untyped);
   if (buffer.offset != 0) {
     throw Error(Errc::invalid_argument,
                 "this view starts " + std::to_string(buffer.start) +
@@ -73,10 +75,11 @@ void* native_buffer(const detail::BufferCore& buffer) {
                 "xgpu::interop::native");
   }
   std::size_t offset = 0;
-  return native_buffer_at(buffer, offset);
+  return native_buffer_at(untyped, offset);
 }
 
-void* native_buffer_at(const detail::BufferCore& buffer, std::size_t& byte_offset) {
+void* native_buffer_at(const UntypedBuffer& untyped, std::size_t& byte_offset) {
+  const detail::BufferCore& buffer = detail::Internals::core(untyped);
   byte_offset = buffer.offset;
   if (buffer.bytes == 0) return nullptr;
   // Whatever uses the handle is unknown to xgpu: the block's previous user must be done.

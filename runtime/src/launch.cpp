@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "internals.hpp"
 #include "queue_commands.hpp"
 #include "signature.hpp"
 #include "trace/hooks.hpp"
@@ -266,7 +267,8 @@ xgpu_status launch_in_one_call(const detail::Module& module, const RawLaunch& ra
 
 bool any_pooled(const detail::KernelArg* args, std::size_t count) noexcept {
   for (std::size_t i = 0; i < count; ++i) {
-    if (args[i].buffer != nullptr && detail::touches_pool(*args[i].buffer)) return true;
+    if (args[i].buffer != nullptr && detail::touches_pool(detail::Internals::core(*args[i].buffer)))
+      return true;
   }
   return false;
 }
@@ -278,15 +280,15 @@ void before_pooled_launch(const detail::KernelArg* args, std::size_t count,
   detail::set_last_queue_of_this_thread(queue);
   for (std::size_t i = 0; i < count; ++i) {
     if (args[i].buffer != nullptr)
-      detail::order_after_previous_user(*args[i].buffer, module, queue);
+      detail::order_after_previous_user(detail::Internals::core(*args[i].buffer), module, queue);
   }
 }
 
 void note_pooled_use(const detail::KernelArg* args, std::size_t count, const detail::Module& module,
                      void* queue) {
   for (std::size_t i = 0; i < count; ++i) {
-    if (args[i].buffer != nullptr && detail::touches_pool(*args[i].buffer))
-      args[i].buffer->allocation->note_use(&module, queue);
+    if (args[i].buffer != nullptr && detail::touches_pool(detail::Internals::core(*args[i].buffer)))
+      detail::Internals::core(*args[i].buffer).allocation->note_use(&module, queue);
   }
 }
 
@@ -295,9 +297,10 @@ void note_pooled_use(const detail::KernelArg* args, std::size_t count, const det
 Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
                               const detail::KernelArg* args, std::size_t count, const void* types,
                               bool keep_event) {
-  auto& state = const_cast<detail::KernelState&>(detail::state_of(kernel.state(), "Kernel"));
+  auto& state = const_cast<detail::KernelState&>(
+      detail::state_of(detail::Internals::state(kernel), "Kernel"));
   if (!*this) throw Error(Errc::invalid_handle, "launch on an empty Queue", "Queue::launch");
-  const auto& context = *context_.state();
+  const auto& context = *detail::Internals::state(context_);
   if (state.program->context.get() != context.handle.get()) {
     throw Error(Errc::context_mismatch,
                 "kernel '" + state.name + "' was built in another context than the queue's",
@@ -370,8 +373,9 @@ Event Queue::launch_described(const Kernel& kernel, const Launch& launch,
     if (pooled) note_pooled_use(args, count, module, handle_.get());
     return Event();
   }
-  Event done(detail::Handle<detail::ObjectKind::event>::adopt(&module, event), "kernel",
-             context.record, kernel.state());
+  Event done =
+      detail::Internals::event(detail::Handle<detail::ObjectKind::event>::adopt(&module, event),
+                               "kernel", context.record, detail::Internals::state(kernel));
   detail::note_command(*this, done);  // for Queue::finish to name it if it fails
   // After the Event owns it: a note that throws must not leak the driver's event.
   if (pooled) note_pooled_use(args, count, module, handle_.get());

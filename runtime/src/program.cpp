@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "internals.hpp"
 #include "objects.hpp"
 #include "util/closest_word.hpp"
 
@@ -67,7 +68,7 @@ Kernel Program::kernel(std::string_view name) const {
     }
   }
   state->limits = read_limits(module, raw, program.record);
-  return Kernel(std::move(state));
+  return detail::Internals::kernel(std::move(state));
 }
 
 std::vector<std::string> Program::kernel_names() const {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "copy_across.hpp"
+#include "internals.hpp"
 #include "objects.hpp"
 #include "queue_commands.hpp"
 #include "trace/hooks.hpp"
@@ -37,8 +38,9 @@ std::size_t checked_count(const char* operation, const BufferCore& buffer, std::
 // error of one that fails on the device; the queue keeps it among its recent commands.
 Event adopt_event(const Queue& queue, const detail::ContextState& context, xgpu_event raw,
                   const char* command) {
-  Event event(detail::Handle<detail::ObjectKind::event>::adopt(&context.module(), raw), command,
-              context.record);
+  Event event = detail::Internals::event(
+      detail::Handle<detail::ObjectKind::event>::adopt(&context.module(), raw), command,
+      context.record);
   detail::note_command(queue, event);
   return event;
 }
@@ -61,7 +63,7 @@ const detail::ContextState& checked_context(const Queue& queue, const BufferCore
                 std::string(operation) + " on an empty Queue (default-constructed or moved-from)",
                 operation);
   }
-  const auto& context = *queue.context().state();
+  const auto& context = *detail::Internals::state(queue.context());
   if (!buffer.context) {
     throw Error(
         Errc::invalid_handle,
@@ -136,8 +138,8 @@ Event Queue::copy_bytes(const BufferCore& src, const BufferCore& dst, std::size_
                         std::size_t count, std::size_t src_offset, std::size_t dst_offset) {
   // The destination must be of this queue's context; the source may be of another (a copy
   // between devices: copy_across.hpp).
-  if (*this && src.context == context_.state()->handle.get() && dst.context != nullptr &&
-      dst.context != src.context) {
+  if (*this && src.context == detail::Internals::state(context_)->handle.get() &&
+      dst.context != nullptr && dst.context != src.context) {
     throw Error(Errc::context_mismatch,
                 "Queue::copy: the destination belongs to another context than the queue's; a "
                 "copy between contexts runs on a queue of the destination's context",
@@ -258,7 +260,7 @@ void Queue::unmap_bytes(const BufferCore& buffer, void* pointer) {
 
 void Queue::finish() {
   if (!*this) throw Error(Errc::invalid_handle, "Queue::finish on an empty Queue", "Queue::finish");
-  const auto& context = *context_.state();
+  const auto& context = *detail::Internals::state(context_);
   const xgpu_status status =
       context.module().table->queue_finish(static_cast<xgpu_queue>(handle_.get()));
   // Which command failed, when one of the recent ones that made an Event did (also where the
@@ -282,7 +284,7 @@ void Queue::finish() {
 
 void Queue::flush() {
   if (!*this) throw Error(Errc::invalid_handle, "Queue::flush on an empty Queue", "Queue::flush");
-  const auto& context = *context_.state();
+  const auto& context = *detail::Internals::state(context_);
   detail::check(context.module(),
                 context.module().table->queue_flush(static_cast<xgpu_queue>(handle_.get())),
                 "Queue::flush", context.record);
@@ -316,7 +318,7 @@ Event Queue::barrier(const char* operation, const Event* events, std::size_t cou
   if (!*this) {
     throw Error(Errc::invalid_handle, std::string(operation) + " on an empty Queue", operation);
   }
-  const auto& context = *context_.state();
+  const auto& context = *detail::Internals::state(context_);
   const detail::Module& module = context.module();
   if (!module.has(&xgpu_backend_v1::queue_barrier)) {
     throw Error(Errc::unsupported,

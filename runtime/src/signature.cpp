@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "internals.hpp"
 #include "log.hpp"
 
 namespace xgpu::detail {
@@ -284,24 +285,26 @@ void bad_value(const KernelState& kernel, std::size_t index, const KernelArg& ar
     return index < kernel.parameters.size() ? " (" + kernel.parameters[index].name + ")"
                                             : std::string();
   };
-  if (arg.buffer && !arg.buffer->context) {
+  if (arg.buffer && !detail::Internals::core(*arg.buffer).context) {
     throw Error(Errc::invalid_handle,
                 "kernel '" + kernel.name + "' argument " + std::to_string(index) + name() +
                     ": the buffer is empty (default-constructed or moved-from)",
                 "Queue::launch");
   }
-  if (arg.buffer && arg.buffer->context != context) {
+  if (arg.buffer && detail::Internals::core(*arg.buffer).context != context) {
     throw Error(Errc::context_mismatch,
                 "kernel '" + kernel.name + "' argument " + std::to_string(index) + name() +
                     ": the buffer belongs to another context than "
                     "the queue's",
                 "Queue::launch");
   }
-  if (arg.buffer && arg.buffer->offset != 0) {
-    const std::size_t alignment = arg.buffer->device->info.base_address_alignment;
+  if (arg.buffer && detail::Internals::core(*arg.buffer).offset != 0) {
+    const std::size_t alignment =
+        detail::Internals::core(*arg.buffer).device->info.base_address_alignment;
     throw Error(Errc::invalid_argument,
                 "kernel '" + kernel.name + "' argument " + std::to_string(index) + name() +
-                    ": the view starts " + std::to_string(arg.buffer->start) +
+                    ": the view starts " +
+                    std::to_string(detail::Internals::core(*arg.buffer).start) +
                     " bytes into its buffer, not on a multiple of the device's base-address "
                     "alignment (" +
                     (alignment != 0 ? std::to_string(alignment) + " bytes"

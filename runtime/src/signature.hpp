@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "internals.hpp"
 #include "objects.hpp"
 #include "xgpu/backend.h"
 #include "xgpu/kernel_args.hpp"
@@ -25,9 +26,10 @@ inline void prepare_value(const KernelState& kernel, std::size_t index, const Ke
   switch (arg.kind) {
     case ArgKind::buffer:
       // A view that is no sub-buffer (Buffer::view) has an offset no kernel can be given.
-      if (arg.buffer->context != context || arg.buffer->offset != 0)
+      if (detail::Internals::core(*arg.buffer).context != context ||
+          detail::Internals::core(*arg.buffer).offset != 0)
         bad_value(kernel, index, arg, context);
-      out.buffer = static_cast<xgpu_buffer>(arg.buffer->handle.get());
+      out.buffer = static_cast<xgpu_buffer>(detail::Internals::core(*arg.buffer).handle.get());
       out.kind = XGPU_KERNEL_ARG_BUFFER;
       return;
     case ArgKind::null_buffer:

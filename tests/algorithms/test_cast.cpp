@@ -249,7 +249,7 @@ TEST_CASE("cast at sizes around the vector width and its errors", "[cast]") {
       }
       SECTION("a cast in place between different types is refused") {
         auto halves = context.alloc<half>(4);
-        const auto as_bfloat16 = xgpu::Buffer<bfloat16>(halves.core());
+        const auto as_bfloat16 = xgpu::ext::reinterpret<bfloat16>(halves);
         check_error(capture_error([&] { xgpu::cast(queue, halves, as_bfloat16); }),
                     xgpu::Errc::invalid_argument, {"xgpu::cast", "in place"});
       }

@@ -605,7 +605,7 @@ TEST_CASE("gemm of half and bfloat16 inputs into float C, every engine", "[gemm]
       CHECK_FALSE(static_cast<bool>(xgpu::gemm<half, float>(queue, 0, 4, 4, 1.0f, h, h, 0.0f, c)));
       check_error(capture_error([&] {
                     xgpu::gemm<half, float>(queue, 4, 4, 4, 1.0f, h, h, 0.0f,
-                                            xgpu::Buffer<float>(h.core()));
+                                            xgpu::ext::typed<float>(h.untyped()));
                   }),
                   xgpu::Errc::invalid_argument, {"c must not be the buffer of a or b"});
       check_error(capture_error([&] {

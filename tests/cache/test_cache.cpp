@@ -7,6 +7,7 @@
 #include "cache/key.hpp"
 #include "cache/settings.hpp"
 #include "cache_test_support.hpp"
+#include "internals.hpp"
 #include "objects.hpp"  // and through it the core's registry.hpp (DeviceRecord)
 #include "test_support.hpp"
 
@@ -235,7 +236,7 @@ TEST_CASE("build options are normalized, their order kept", "[cache]") {
 TEST_CASE("the cache key changes with everything that changes the binary", "[cache]") {
   auto devices = xgpu::devices();
   REQUIRE_FALSE(devices.empty());  // the CTest entry promises PoCL
-  const xgpu::detail::DeviceRecord& real = *devices.front().record();
+  const xgpu::detail::DeviceRecord& real = *xgpu::detail::Internals::record(devices.front());
   using xgpu::detail::make_cache_key;
   const std::string source = "kernel void k(global int* x) { x[0] = 1; }\n";
   const std::string base = make_cache_key(real, "-DA=1", source);

@@ -9,6 +9,7 @@
 
 #include "cache/kernel_cache.hpp"
 #include "cache_test_support.hpp"
+#include "internals.hpp"
 #include "objects.hpp"
 #include "queue_gate.hpp"
 
@@ -57,17 +58,18 @@ TEST_CASE("a program built twice in one context is built once", "[cache]") {
       const xgpu::Source source{"twice.cl", unique_source("twice")};
       xgpu::Program first = context.build(source, "-DA=1");
       xgpu::Program second = context.build(source, "-DA=1");
-      CHECK(first.state() == second.state());
-      CHECK(context.build(source, "  -DA=1 ").state() == first.state());  // same options
+      CHECK(xgpu::detail::Internals::state(first) == xgpu::detail::Internals::state(second));
+      CHECK(xgpu::detail::Internals::state(context.build(source, "  -DA=1 ")) ==
+            xgpu::detail::Internals::state(first));  // same options
       xgpu::Program other = context.build(source, "-DA=2");
-      CHECK(other.state() != first.state());
+      CHECK(xgpu::detail::Internals::state(other) != xgpu::detail::Internals::state(first));
       xgpu::Program renamed = context.build({"renamed.cl", source.text}, "-DA=1");
       CHECK(renamed.kernel_names() == first.kernel_names());
       CHECK(renamed.source_name() == "renamed.cl");  // its own name, for its messages
       // Another context has its own programs.
       xgpu::Context another(device);
       xgpu::Program elsewhere = another.build(source, "-DA=1");
-      CHECK(elsewhere.state() != first.state());
+      CHECK(xgpu::detail::Internals::state(elsewhere) != xgpu::detail::Internals::state(first));
       check_runs(context, first, "twice", 5);
       check_runs(another, elsewhere, "twice", 7);
       // Saved now rather than at exit: this case is about the in-process layer, and
@@ -85,8 +87,8 @@ TEST_CASE("a launched program is saved, and another context loads it", "[cache]"
       const xgpu::Source source{name + ".cl", unique_source(name)};
       xgpu::Context context(device);
       xgpu::Program built = context.build(source);
-      REQUIRE(built.state()->ticket);
-      CHECK(built.state()->ticket->variants_text().empty());
+      REQUIRE(xgpu::detail::Internals::state(built)->ticket);
+      CHECK(xgpu::detail::Internals::state(built)->ticket->variants_text().empty());
       check_runs(context, built, name, 3);
       xgpu::cache::flush();  // written now, not 300 ms later
 
@@ -107,10 +109,10 @@ TEST_CASE("a launched program is saved, and another context loads it", "[cache]"
       }
       xgpu::Context fresh(device);
       xgpu::Program loaded = fresh.build(source);
-      CHECK(loaded.state() != built.state());
-      REQUIRE(loaded.state()->ticket);
+      CHECK(xgpu::detail::Internals::state(loaded) != xgpu::detail::Internals::state(built));
+      REQUIRE(xgpu::detail::Internals::state(loaded)->ticket);
       // Loaded from the entry: it already knows the launch shape saved with it.
-      CHECK_THAT(loaded.state()->ticket->variants_text(),
+      CHECK_THAT(xgpu::detail::Internals::state(loaded)->ticket->variants_text(),
                  Catch::Matchers::Contains(name + "@1d:16"));
       CHECK(loaded.kernel_names() == built.kernel_names());
       check_runs(fresh, loaded, name, 11);

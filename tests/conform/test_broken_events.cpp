@@ -22,7 +22,7 @@ std::vector<TimedLaunch> honest_launches() {
   for (int i = 0; i < 4; ++i) {
     const unsigned scale = i % 2 ? 8 : 1;
     const std::uint64_t duration = 1'000'000ull * scale;
-    xgpu::Profile p{now, now + 1000, now + 2000, now + 2000 + duration};
+    xgpu::EventTimes p{now, now + 1000, now + 2000, now + 2000 + duration};
     launches.push_back({p, duration + 50'000, scale});
     now = p.end + 10'000;
   }

@@ -109,7 +109,7 @@ TEST_CASE("handle copy and move and self-assignment and self-move", "[handles]")
           CHECK(queue.read(data) == std::vector<int>(8, expected));  // the same memory
         },
         [](const xgpu::Buffer<int>& b) {
-          return static_cast<bool>(b.core().handle) || !b.empty();
+          return xgpu::interop::native(b) != nullptr || !b.empty();
         });
   }
   SECTION("Program") {

@@ -322,7 +322,7 @@ TEST_CASE("profiling timestamps and events", "[launch]") {
       REQUIRE(ran);
       ran.wait();
       CHECK(ran.status() == xgpu::EventStatus::complete);
-      const xgpu::Profile profile = ran.profile();
+      const xgpu::EventTimes profile = ran.profile();
       CHECK(profile.queued <= profile.submit);
       CHECK(profile.submit <= profile.start);
       CHECK(profile.start <= profile.end);

@@ -360,3 +360,42 @@ TEST_CASE("a view keeps its buffer's memory allocated", "[memory]") {
     }
   }
 }
+
+TEST_CASE("an untyped buffer is the same memory, typed again only in whole elements", "[memory]") {
+  for (const xgpu::Device& device : xgpu::devices()) {
+    DYNAMIC_SECTION(device.describe()) {
+      xgpu::Context context(device);
+      xgpu::Queue queue = context.queue();
+      xgpu::Buffer<std::int32_t> ints = context.alloc<std::int32_t>(6);
+      queue.write(ints, std::vector<std::int32_t>{1, 2, 3, 4, 5, 6});
+      const xgpu::UntypedBuffer& untyped = ints.untyped();
+      CHECK(untyped.bytes() == 24);
+      CHECK_FALSE(untyped.empty());
+      CHECK(xgpu::UntypedBuffer().empty());
+
+      // Typed again as 8-byte elements: the same bytes, three of them.
+      xgpu::Buffer<std::uint64_t> words = xgpu::ext::typed<std::uint64_t>(untyped);
+      CHECK(words.size() == 3);
+      CHECK(xgpu::ext::same_buffer(words, ints));
+      queue.fill(words, std::uint64_t{0});
+      CHECK(queue.read(ints) == std::vector<std::int32_t>(6, 0));
+      // 24 bytes are no whole number of 16-byte elements.
+      check_error(capture_error([&] { xgpu::ext::typed<std::array<std::uint64_t, 2>>(untyped); }),
+                  xgpu::Errc::invalid_argument, {"24 bytes", "16 bytes"});
+
+      // backing_object: one key for a buffer and its offset views; none for an empty buffer.
+      const xgpu::Buffer<std::int32_t> offset_view = ints.view(1, 2);
+      if (!xgpu::ext::kernel_can_take(offset_view))
+        CHECK(xgpu::ext::backing_object(offset_view.untyped()) ==
+              xgpu::ext::backing_object(untyped));
+      CHECK(xgpu::ext::backing_object(untyped) != nullptr);
+      CHECK(xgpu::ext::backing_object(xgpu::UntypedBuffer()) == nullptr);
+
+      // context_key: the same for every copy of a context, another for another context.
+      const xgpu::Context copy = context;
+      xgpu::Context other(device);
+      CHECK(xgpu::ext::context_key(copy) == xgpu::ext::context_key(context));
+      CHECK(xgpu::ext::context_key(other) != xgpu::ext::context_key(context));
+    }
+  }
+}

@@ -147,7 +147,8 @@ TEST_CASE("bad arguments on every rank", "[mpi][mpi_errors]") {
       Errc::invalid_argument, {"root " + std::to_string(me().size), "not a rank"});
   auto eleven = upload(values<float>(Op::sum, 11, me().rank));
   check_error(capture_error([&] {
-                mpi::allreduce(me().queue, eleven.core(), mpi::DataType::f64, Op::sum, me().comm);
+                mpi::allreduce(me().queue, eleven.untyped(), mpi::DataType::f64, Op::sum,
+                               me().comm);
               }),
               Errc::invalid_argument, {"44 bytes", "not a whole number of double"});
   check_error(capture_error([&] { mpi::allgather(me().queue, buffer, buffer, me().comm); }),

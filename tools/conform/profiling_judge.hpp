@@ -12,7 +12,7 @@ namespace xgpu::conform {
 
 /// One launch of a kernel whose work is known: `scale` units of it.
 struct TimedLaunch {
-  Profile profile;
+  EventTimes profile;
   std::uint64_t host_ns = 0;  ///< host wall time from before the launch to after its wait()
   unsigned scale = 1;
 };
@@ -43,7 +43,7 @@ inline std::string judge_profiling(const std::vector<TimedLaunch>& launches,
   }
   std::uint64_t fastest_small = UINT64_MAX, fastest_large = UINT64_MAX;
   for (std::size_t i = 0; i < launches.size(); ++i) {
-    const Profile& p = launches[i].profile;
+    const EventTimes& p = launches[i].profile;
     const std::string at = "launch " + std::to_string(i) + " (queued " + std::to_string(p.queued) +
                            ", submit " + std::to_string(p.submit) + ", start " +
                            std::to_string(p.start) + ", end " + std::to_string(p.end) + ")";

@@ -29,11 +29,11 @@ kernel void spin(global const uint* batch, global uint* sink, uint rounds) {
 )";
 constexpr std::size_t kItems = 64;  // one work-group
 
-double milliseconds(const Profile& p) { return static_cast<double>(p.end - p.start) / 1e6; }
+double milliseconds(const EventTimes& p) { return static_cast<double>(p.end - p.start) / 1e6; }
 
 /// The spacing of the kernels' ends from the `skip`-th on, per batch, in ms.
 double period_ms(const std::vector<Event>& kernels, std::size_t skip) {
-  const Profile first = kernels[skip - 1].profile(), last = kernels.back().profile();
+  const EventTimes first = kernels[skip - 1].profile(), last = kernels.back().profile();
   return static_cast<double>(last.end - first.end) / 1e6 /
          static_cast<double>(kernels.size() - skip);
 }

@@ -119,7 +119,7 @@ void LossScaler::unscale_buffer(Queue& queue, const Buffer<T>& grad) {
     detail::algo::invalid(call,
                           "a step's gradients are unscaled on one queue; this step "
                           "began on another (its flag is reset and read there)");
-  if (!grad.empty() && !s.unscaled.insert(grad.core().handle.get()).second)
+  if (!grad.empty() && !s.unscaled.insert(ext::backing_object(grad.untyped())).second)
     detail::algo::invalid(call, "this buffer was already unscaled in this step");
   if (!s.in_step()) {
     if (s.flag.empty() || !ext::belongs_to(s.flag, queue.context()))

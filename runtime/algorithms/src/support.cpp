@@ -86,8 +86,8 @@ void invalid(const char* call, const std::string& message) {
   throw Error(Errc::invalid_argument, std::string(call) + ": " + message, call);
 }
 
-void require_same_or_apart(const char* call, const char* x_name, const detail::BufferCore& x,
-                           const char* y_name, const detail::BufferCore& y) {
+void require_same_or_apart(const char* call, const char* x_name, const UntypedBuffer& x,
+                           const char* y_name, const UntypedBuffer& y) {
   if (ext::overlap(x, y) && !ext::same_buffer(x, y))
     invalid(call, std::string(x_name) + " and " + y_name +
                       " overlap in part (views of one buffer): pass the same range, or ranges "

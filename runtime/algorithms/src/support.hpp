@@ -107,12 +107,12 @@ std::size_t checked_matrix_io(const Queue& queue, const Buffer<T>& in, const Buf
 /// Throws invalid_argument when x and y share bytes without being the same range (views of one
 /// buffer that overlap in part): an operation that allows its output over an input means the
 /// same elements, and none defines the result of a shifted overlap.
-void require_same_or_apart(const char* call, const char* x_name, const detail::BufferCore& x,
-                           const char* y_name, const detail::BufferCore& y);
+void require_same_or_apart(const char* call, const char* x_name, const UntypedBuffer& x,
+                           const char* y_name, const UntypedBuffer& y);
 template <class T, class U>
 void require_same_or_apart(const char* call, const char* x_name, const Buffer<T>& x,
                            const char* y_name, const Buffer<U>& y) {
-  require_same_or_apart(call, x_name, x.core(), y_name, y.core());
+  require_same_or_apart(call, x_name, x.untyped(), y_name, y.untyped());
 }
 
 /// How an operation uses a buffer argument, for Staged.

@@ -6,6 +6,7 @@
 #include <memory>
 #include <type_traits>
 #include <utility>
+#include <xgpu/error.hpp>
 #include <xgpu/export.hpp>
 #include <xgpu/handle.hpp>
 
@@ -14,14 +15,17 @@ namespace xgpu {
 /// Means "to the end of the buffer" in counts.
 inline constexpr std::size_t all = std::numeric_limits<std::size_t>::max();
 
+class Queue;
 namespace detail {
 struct DeviceRecord;
+struct Internals;
 /// A buffer's share of its context's allocator (runtime/src/memory/allocation.hpp): the last
 /// copy of a buffer to go returns the memory to the pool and counts the free.
 struct Allocation;
 
-/// The untyped part of a buffer. An empty buffer (0 elements) has no backend object:
-/// OpenCL refuses size 0, so xgpu handles emptiness itself.
+/// What a buffer holds, the library's own: a program never reaches it (UntypedBuffer keeps it
+/// private). An empty buffer (0 elements) has no backend object: OpenCL refuses size 0, so
+/// xgpu handles emptiness itself.
 struct BufferCore {
   BufferCore() = default;
   BufferCore(const BufferCore&) = default;
@@ -63,11 +67,38 @@ struct BufferCore {
   std::shared_ptr<Allocation> allocation;
 };
 
+}  // namespace detail
+
+/// A buffer with its element type erased: what the untyped calls of <xgpu/extension.hpp> and
+/// libxgpu-mpi take (bindings that know an element type only at run time). Opaque: it can be
+/// copied, moved and asked its size; only the library reads what it holds.
+class UntypedBuffer {
+ public:
+  UntypedBuffer() = default;
+  std::size_t bytes() const noexcept { return core_.bytes; }
+  bool empty() const noexcept { return core_.bytes == 0; }
+
+ private:
+  friend struct detail::Internals;
+  friend class Queue;  // the templates of queue.hpp hand the memory to Queue's own calls
+  explicit UntypedBuffer(detail::BufferCore core) : core_(std::move(core)) {}
+  detail::BufferCore core_;
+};
+
+namespace detail {
 /// Elements [offset, offset + count) of `buffer` (count `all`: to its end) as a buffer of
 /// their own: Buffer::view.
-XGPU_API BufferCore buffer_view(const BufferCore& buffer, std::size_t element_size,
-                                std::size_t offset, std::size_t count);
+XGPU_API UntypedBuffer buffer_view(const UntypedBuffer& buffer, std::size_t element_size,
+                                   std::size_t offset, std::size_t count);
 }  // namespace detail
+
+template <class T>
+class Buffer;
+class Context;
+namespace ext {
+template <class T>
+Buffer<T> typed(const UntypedBuffer& buffer);
+}  // namespace ext
 
 /// How kernels may use a buffer; host_visible asks for memory the host can map without copy.
 enum class Access : unsigned { read_write = 0, read_only = 1, write_only = 2 };
@@ -79,11 +110,10 @@ class Buffer {
  public:
   using value_type = T;
   Buffer() = default;
-  explicit Buffer(detail::BufferCore core) : core_(std::move(core)) {}
 
-  std::size_t size() const noexcept { return core_.bytes / sizeof(T); }
-  std::size_t bytes() const noexcept { return core_.bytes; }
-  bool empty() const noexcept { return core_.bytes == 0; }
+  std::size_t size() const noexcept { return buffer_.bytes() / sizeof(T); }
+  std::size_t bytes() const noexcept { return buffer_.bytes(); }
+  bool empty() const noexcept { return buffer_.empty(); }
 
   /// Elements [offset, offset + count) of this buffer (count `all`: to the end) as a Buffer of
   /// their own, usable wherever a buffer is: launches, copies, maps and the algorithms. It
@@ -95,13 +125,34 @@ class Buffer {
   /// refuses it with Errc::invalid_argument naming the alignment (docs/memory.md, "Views").
   /// A range past the end throws Errc::out_of_range; a count of 0 gives an empty buffer.
   Buffer view(std::size_t offset, std::size_t count = all) const {
-    return Buffer(detail::buffer_view(core_, sizeof(T), offset, count));
+    return Buffer(detail::buffer_view(buffer_, sizeof(T), offset, count));
   }
-  const detail::BufferCore& core() const noexcept { return core_; }
+  /// This buffer with its element type erased, for the untyped calls of <xgpu/extension.hpp>
+  /// and libxgpu-mpi.
+  const UntypedBuffer& untyped() const noexcept { return buffer_; }
 
  private:
-  detail::BufferCore core_;
+  friend class Context;  // Context::alloc
+  template <class U>
+  friend Buffer<U> ext::typed(const UntypedBuffer& buffer);
+  explicit Buffer(UntypedBuffer buffer) : buffer_(std::move(buffer)) {}
+  UntypedBuffer buffer_;
 };
+
+namespace ext {
+/// `buffer` as elements of T, the same memory: what an untyped call hands back to typed code.
+/// Its bytes must be a whole number of elements (Errc::invalid_argument otherwise).
+template <class T>
+Buffer<T> typed(const UntypedBuffer& buffer) {
+  if (buffer.bytes() % sizeof(T) != 0)
+    throw Error(Errc::invalid_argument,
+                "xgpu::ext::typed: a buffer of " + std::to_string(buffer.bytes()) +
+                    " bytes is not a whole number of elements of " + std::to_string(sizeof(T)) +
+                    " bytes",
+                "xgpu::ext::typed");
+  return Buffer<T>(buffer);
+}
+}  // namespace ext
 
 /// A kernel argument of `count` elements of local (work-group shared) memory.
 template <class T>

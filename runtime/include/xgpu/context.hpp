@@ -14,8 +14,9 @@
 namespace xgpu {
 namespace detail {
 struct ContextState;
-XGPU_API BufferCore allocate(const ContextState& context, std::size_t bytes, Access access,
-                             bool host_visible);
+struct Internals;
+XGPU_API UntypedBuffer allocate(const ContextState& context, std::size_t bytes, Access access,
+                                bool host_visible);
 }  // namespace detail
 
 class Queue;
@@ -61,8 +62,6 @@ class XGPU_API Context {
   /// sets it at creation ("4G", or a fraction of the device's memory such as "0.8").
   void set_memory_limit(std::uint64_t bytes) const;
 
-  const std::shared_ptr<detail::ContextState>& state() const;
-
   /// `count` elements of host memory the device copies from and to fastest: pinned where
   /// the driver offers it (see xgpu/host_buffer.hpp). Use it as the source or destination of
   /// Queue::write_async/read_async. 0 is valid (an empty HostBuffer).
@@ -74,6 +73,9 @@ class XGPU_API Context {
   explicit operator bool() const noexcept { return static_cast<bool>(state_); }
 
  private:
+  friend struct detail::Internals;
+  // The state, or an invalid_handle error for an empty Context.
+  const std::shared_ptr<detail::ContextState>& state() const;
   static std::size_t checked_bytes(std::size_t count, std::size_t element_size);
   std::shared_ptr<detail::ContextState> state_;
 };

@@ -15,7 +15,10 @@
 namespace xgpu {
 namespace detail {
 struct DeviceRecord;
-}
+/// The library's own way to the state behind a public object (runtime/src/internals.hpp; not
+/// installed).
+struct Internals;
+}  // namespace detail
 
 /// Bits of DeviceInfo::type; a simulator such as Oclgrind may report several.
 struct DeviceType {
@@ -96,10 +99,9 @@ class XGPU_API Device {
   bool operator==(const Device& other) const noexcept { return record_ == other.record_; }
   bool operator!=(const Device& other) const noexcept { return record_ != other.record_; }
 
-  explicit Device(const detail::DeviceRecord* record) : record_(record) {}
-  const detail::DeviceRecord* record() const noexcept { return record_; }
-
  private:
+  friend struct detail::Internals;
+  explicit Device(const detail::DeviceRecord* record) : record_(record) {}
   const detail::DeviceRecord* record_ = nullptr;
 };
 

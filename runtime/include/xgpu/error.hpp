@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+#include <xgpu/export.hpp>
 
 namespace xgpu {
 
@@ -12,7 +13,6 @@ namespace xgpu {
 enum class Errc : std::uint32_t {
 #define XGPU_ERRC(id, name, meaning) id,
 #include <xgpu/error_codes.def>
-#include <xgpu/export.hpp>
 #undef XGPU_ERRC
 };
 

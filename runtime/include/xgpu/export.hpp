@@ -1,6 +1,7 @@
-// XGPU_API marks what libxgpu exports: it is built with -fvisibility=hidden, so a
-// declaration without it is the library's own business and no program can link to it.
-// XGPU_ALGORITHMS_API does the same for libxgpu-algorithms.
+// What each of xgpu's shared libraries exports, one macro per library: each is built with
+// -fvisibility=hidden, so a declaration without its macro is the library's own business and
+// no program can link to it. XGPU_API: libxgpu; XGPU_ALGORITHMS_API: libxgpu-algorithms;
+// XGPU_MULTI_API: libxgpu-multi; XGPU_MPI_API: libxgpu-mpi.
 #pragma once
 
 #if defined(_WIN32)
@@ -11,3 +12,5 @@
 
 #define XGPU_API XGPU_VISIBLE
 #define XGPU_ALGORITHMS_API XGPU_VISIBLE
+#define XGPU_MULTI_API XGPU_VISIBLE
+#define XGPU_MPI_API XGPU_VISIBLE

@@ -41,6 +41,10 @@ std::shared_ptr<State> context_slot(const Context& context, const std::string& k
       context, key, [] { return std::static_pointer_cast<void>(std::make_shared<State>()); }));
 }
 
+/// The same address for every copy of `context` and a different one for any other context
+/// alive: a key for maps by context. Not for dereferencing.
+XGPU_API const void* context_key(const Context& context);
+
 // ---- Device traits: the one rule for each question, used by every caller ----
 
 /// A simulator of device code (Oclgrind): it is neither a CPU nor a GPU for the choice of
@@ -61,37 +65,41 @@ XGPU_API std::uint64_t free_local_memory(const Kernel& kernel, const DeviceInfo&
 
 /// Whether two buffers are the same memory: the same bytes of one allocation (a buffer and a
 /// view of all of it, two views of one range). False when either is empty.
-XGPU_API bool same_buffer(const detail::BufferCore& x, const detail::BufferCore& y);
+XGPU_API bool same_buffer(const UntypedBuffer& x, const UntypedBuffer& y);
 template <class T, class U>
 bool same_buffer(const Buffer<T>& x, const Buffer<U>& y) {
-  return same_buffer(x.core(), y.core());
+  return same_buffer(x.untyped(), y.untyped());
 }
 /// Whether two buffers share any byte (views of one allocation that overlap): aliasing checks.
-XGPU_API bool overlap(const detail::BufferCore& x, const detail::BufferCore& y);
+XGPU_API bool overlap(const UntypedBuffer& x, const UntypedBuffer& y);
 template <class T, class U>
 bool overlap(const Buffer<T>& x, const Buffer<U>& y) {
-  return overlap(x.core(), y.core());
+  return overlap(x.untyped(), y.untyped());
 }
 /// Whether a kernel can take `buffer` as an argument: any buffer but a view that does not start
 /// on the device's base-address alignment (see Buffer::view). The algorithms library stages
 /// such a view through a scratch buffer.
-XGPU_API bool kernel_can_take(const detail::BufferCore& buffer) noexcept;
+XGPU_API bool kernel_can_take(const UntypedBuffer& buffer) noexcept;
 template <class T>
 bool kernel_can_take(const Buffer<T>& buffer) noexcept {
-  return kernel_can_take(buffer.core());
+  return kernel_can_take(buffer.untyped());
 }
 /// Whether `buffer` was allocated from `context` (false for an empty buffer).
-XGPU_API bool belongs_to(const detail::BufferCore& buffer, const Context& context);
+XGPU_API bool belongs_to(const UntypedBuffer& buffer, const Context& context);
+/// The backend object that holds the buffer's memory, as a key: the same for a buffer and its
+/// views that are no sub-buffers of their own, nullptr for an empty buffer. For comparisons and
+/// maps only (interop::native gives the object itself).
+XGPU_API const void* backing_object(const UntypedBuffer& buffer) noexcept;
 template <class T>
 bool belongs_to(const Buffer<T>& buffer, const Context& context) {
-  return belongs_to(buffer.core(), context);
+  return belongs_to(buffer.untyped(), context);
 }
 /// The same memory seen as elements of U (kernels that move raw bits). sizeof(U) must
 /// divide the buffer's bytes, which holds when sizeof(U) divides sizeof(T).
 template <class U, class T>
 Buffer<U> reinterpret(const Buffer<T>& buffer) {
   static_assert(sizeof(T) % sizeof(U) == 0, "xgpu::ext::reinterpret needs sizeof(U) | sizeof(T)");
-  return Buffer<U>(buffer.core());
+  return typed<U>(buffer.untyped());
 }
 
 // ---- Host views of buffers ----
@@ -105,22 +113,22 @@ enum HostAccess : std::uint32_t {
 /// Enqueues the map of the first `bytes` of `buffer` for `access` (HostAccess bits); the
 /// pointer set in `pointer` is valid once the returned Event completes, until unmap_async.
 /// Unlike Queue::map, it does not wait, so that several maps cost one round trip.
-XGPU_API Event map_async(Queue& queue, const detail::BufferCore& buffer, std::size_t bytes,
+XGPU_API Event map_async(Queue& queue, const UntypedBuffer& buffer, std::size_t bytes,
                          std::uint32_t access, void*& pointer);
 template <class T>
 Event map_async(Queue& queue, const Buffer<T>& buffer, std::size_t count, std::uint32_t access,
                 T*& pointer) {
   void* raw = nullptr;
-  Event event = map_async(queue, buffer.core(), count * sizeof(T), access, raw);
+  Event event = map_async(queue, buffer.untyped(), count * sizeof(T), access, raw);
   pointer = static_cast<T*>(raw);
   return event;
 }
 /// Enqueues the unmap of a pointer map_async gave; the device sees the host's writes once
 /// the returned Event completes.
-XGPU_API Event unmap_async(Queue& queue, const detail::BufferCore& buffer, void* pointer);
+XGPU_API Event unmap_async(Queue& queue, const UntypedBuffer& buffer, void* pointer);
 template <class T>
 Event unmap_async(Queue& queue, const Buffer<T>& buffer, const T* pointer) {
-  return unmap_async(queue, buffer.core(), const_cast<T*>(pointer));
+  return unmap_async(queue, buffer.untyped(), const_cast<T*>(pointer));
 }
 
 // ---- The backend's vendor GEMM (the blas_gemm member of the module ABI) ----
@@ -149,12 +157,12 @@ struct VendorGemm {
 XGPU_API std::string vendor_gemm_missing(const Queue& queue);
 /// Enqueues the vendor GEMM. Errc::unsupported when the backend has none or refuses this
 /// call (with its reason); other failures as the backend reports them.
-XGPU_API Event vendor_gemm(Queue& queue, const VendorGemm& call, const detail::BufferCore& a,
-                           const detail::BufferCore& b, const detail::BufferCore& c);
+XGPU_API Event vendor_gemm(Queue& queue, const VendorGemm& call, const UntypedBuffer& a,
+                           const UntypedBuffer& b, const UntypedBuffer& c);
 template <class T>
 Event vendor_gemm(Queue& queue, const VendorGemm& call, const Buffer<T>& a, const Buffer<T>& b,
                   const Buffer<T>& c) {
-  return vendor_gemm(queue, call, a.core(), b.core(), c.core());
+  return vendor_gemm(queue, call, a.untyped(), b.untyped(), c.untyped());
 }
 
 // ---- Logging ----

@@ -36,15 +36,15 @@ XGPU_API void* native(const Event& event);
 /// A view that is no sub-buffer of its own (Buffer::view off the device's base-address
 /// alignment) has no native object: native() throws invalid_argument for it; native_at() gives
 /// the object that holds it and the byte offset of its first element there.
-XGPU_API void* native_buffer(const detail::BufferCore& buffer);
-XGPU_API void* native_buffer_at(const detail::BufferCore& buffer, std::size_t& byte_offset);
+XGPU_API void* native_buffer(const UntypedBuffer& buffer);
+XGPU_API void* native_buffer_at(const UntypedBuffer& buffer, std::size_t& byte_offset);
 template <class T>
 void* native(const Buffer<T>& buffer) {
-  return native_buffer(buffer.core());
+  return native_buffer(buffer.untyped());
 }
 template <class T>
 void* native_at(const Buffer<T>& buffer, std::size_t& byte_offset) {
-  return native_buffer_at(buffer.core(), byte_offset);
+  return native_buffer_at(buffer.untyped(), byte_offset);
 }
 
 }  // namespace xgpu::interop

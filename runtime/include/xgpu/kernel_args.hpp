@@ -107,7 +107,7 @@ struct KernelArg {
   unsigned lanes = 1;               ///< vector width for std::array<T, N> arguments
   const void* value = nullptr;
   std::size_t size = 0;  ///< bytes of the value; for local memory, bytes to reserve
-  const BufferCore* buffer = nullptr;
+  const UntypedBuffer* buffer = nullptr;
 };
 
 /// One address per list of argument types (per shared library that launches with it). Every
@@ -129,7 +129,7 @@ KernelArg make_arg(const Buffer<T>& buffer) {
   KernelArg arg;
   arg.kind = ArgKind::buffer;
   arg.type_name = ClName<T>::value;
-  arg.buffer = &buffer.core();
+  arg.buffer = &buffer.untyped();
   return arg;
 }
 

@@ -13,6 +13,7 @@ namespace xgpu {
 namespace detail {
 struct ProgramState;
 struct KernelState;
+struct Internals;
 }  // namespace detail
 
 /// OpenCL C text with the file name its build messages should name. `#include "x.cl"`
@@ -48,7 +49,6 @@ struct KernelParameter {
 class XGPU_API Program {
  public:
   Program() = default;
-  explicit Program(std::shared_ptr<const detail::ProgramState> state) : state_(std::move(state)) {}
 
   /// Throws xgpu::Error (unknown_kernel) listing the kernels the program has.
   Kernel kernel(std::string_view name) const;
@@ -56,10 +56,11 @@ class XGPU_API Program {
   /// The driver's log of a successful build (warnings); usually empty.
   const std::string& build_log() const;
   const std::string& source_name() const;
-  const std::shared_ptr<const detail::ProgramState>& state() const { return state_; }
   explicit operator bool() const noexcept { return static_cast<bool>(state_); }
 
  private:
+  friend struct detail::Internals;
+  explicit Program(std::shared_ptr<const detail::ProgramState> state) : state_(std::move(state)) {}
   std::shared_ptr<const detail::ProgramState> state_;
 };
 
@@ -68,7 +69,6 @@ class XGPU_API Program {
 class XGPU_API Kernel {
  public:
   Kernel() = default;
-  explicit Kernel(std::shared_ptr<detail::KernelState> state) : state_(std::move(state)) {}
 
   const std::string& name() const;
   std::size_t arg_count() const;
@@ -80,10 +80,11 @@ class XGPU_API Kernel {
   /// Work-group limits on the program's device (the device's own limits when the backend
   /// cannot tell them per kernel).
   const KernelLimits& limits() const;
-  const std::shared_ptr<detail::KernelState>& state() const { return state_; }
   explicit operator bool() const noexcept { return static_cast<bool>(state_); }
 
  private:
+  friend struct detail::Internals;
+  explicit Kernel(std::shared_ptr<detail::KernelState> state) : state_(std::move(state)) {}
   std::shared_ptr<detail::KernelState> state_;
 };
 

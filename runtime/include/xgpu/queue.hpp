@@ -40,41 +40,41 @@ QueueCommands* commands_of(const Queue& queue) noexcept;
 class XGPU_API Queue {
  public:
   Queue() = default;
-  Queue(Context context, detail::Handle<detail::ObjectKind::queue> handle, bool profiling);
 
   /// Copies `count` elements from host memory into dst starting at element `offset`.
   /// Blocking: the host memory may be reused when it returns.
   template <class T>
   void write(const Buffer<T>& dst, const T* src, std::size_t count = all, std::size_t offset = 0) {
-    transfer(Direction::write, dst.core(), sizeof(T), const_cast<T*>(src), count, offset, true);
+    transfer(Direction::write, core(dst.untyped()), sizeof(T), const_cast<T*>(src), count, offset,
+             true);
   }
   template <class T>
   void write(const Buffer<T>& dst, const std::vector<T>& src, std::size_t offset = 0) {
-    transfer(Direction::write, dst.core(), sizeof(T), const_cast<T*>(src.data()), src.size(),
-             offset, true);
+    transfer(Direction::write, core(dst.untyped()), sizeof(T), const_cast<T*>(src.data()),
+             src.size(), offset, true);
   }
   /// Non-blocking write: src must stay valid until the returned Event completes.
   template <class T>
   Event write_async(const Buffer<T>& dst, const T* src, std::size_t count = all,
                     std::size_t offset = 0) {
-    return transfer(Direction::write, dst.core(), sizeof(T), const_cast<T*>(src), count, offset,
-                    false);
+    return transfer(Direction::write, core(dst.untyped()), sizeof(T), const_cast<T*>(src), count,
+                    offset, false);
   }
 
   /// Copies `count` elements of src from element `offset` into host memory. Blocking.
   template <class T>
   void read(const Buffer<T>& src, T* dst, std::size_t count = all, std::size_t offset = 0) {
-    transfer(Direction::read, src.core(), sizeof(T), dst, count, offset, true);
+    transfer(Direction::read, core(src.untyped()), sizeof(T), dst, count, offset, true);
   }
   template <class T>
   std::vector<T> read(const Buffer<T>& src) {
     std::vector<T> host(src.size());
-    transfer(Direction::read, src.core(), sizeof(T), host.data(), host.size(), 0, true);
+    transfer(Direction::read, core(src.untyped()), sizeof(T), host.data(), host.size(), 0, true);
     return host;
   }
   template <class T>
   Event read_async(const Buffer<T>& src, T* dst, std::size_t count = all, std::size_t offset = 0) {
-    return transfer(Direction::read, src.core(), sizeof(T), dst, count, offset, false);
+    return transfer(Direction::read, core(src.untyped()), sizeof(T), dst, count, offset, false);
   }
 
   /// Async copies between a device buffer and a HostBuffer (Context::alloc_host): `count`
@@ -84,14 +84,14 @@ class XGPU_API Queue {
   template <class T>
   Event write_async(const Buffer<T>& dst, const HostBuffer<T>& src, std::size_t count = all,
                     std::size_t offset = 0, std::size_t host_offset = 0) {
-    return transfer_host(Direction::write, dst.core(), sizeof(T), src.storage().get(), src.size(),
-                         count, offset, host_offset);
+    return transfer_host(Direction::write, core(dst.untyped()), sizeof(T), src.storage().get(),
+                         src.size(), count, offset, host_offset);
   }
   template <class T>
   Event read_async(const Buffer<T>& src, const HostBuffer<T>& dst, std::size_t count = all,
                    std::size_t offset = 0, std::size_t host_offset = 0) {
-    return transfer_host(Direction::read, src.core(), sizeof(T), dst.storage().get(), dst.size(),
-                         count, offset, host_offset);
+    return transfer_host(Direction::read, core(src.untyped()), sizeof(T), dst.storage().get(),
+                         dst.size(), count, offset, host_offset);
   }
 
   /// Device-side copy of `count` elements (all of src by default). dst must be of this
@@ -104,14 +104,15 @@ class XGPU_API Queue {
   template <class T>
   Event copy(const Buffer<T>& src, const Buffer<T>& dst, std::size_t count = all,
              std::size_t src_offset = 0, std::size_t dst_offset = 0) {
-    return copy_bytes(src.core(), dst.core(), sizeof(T), count, src_offset, dst_offset);
+    return copy_bytes(core(src.untyped()), core(dst.untyped()), sizeof(T), count, src_offset,
+                      dst_offset);
   }
 
   /// Sets `count` elements from `offset` to value.
   template <class T>
   Event fill(const Buffer<T>& dst, const typename Buffer<T>::value_type& value,
              std::size_t count = all, std::size_t offset = 0) {
-    return fill_bytes(dst.core(), &value, sizeof(T), count, offset);
+    return fill_bytes(core(dst.untyped()), &value, sizeof(T), count, offset);
   }
 
   /// Maps elements of a buffer into host memory (blocking). On devices that share memory
@@ -187,12 +188,17 @@ class XGPU_API Queue {
   explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
 
  private:
+  friend struct detail::Internals;
+  Queue(Context context, detail::Handle<detail::ObjectKind::queue> handle, bool profiling);
   template <class T>
   friend class Mapping;
   friend detail::QueueCommands* detail::commands_of(const Queue& queue) noexcept;
   // The untyped operations the templates above reduce to (not API: libraries built on xgpu
   // find what they need in <xgpu/extension.hpp>).
   enum class Direction { write, read };
+  static const detail::BufferCore& core(const UntypedBuffer& buffer) noexcept {
+    return buffer.core_;
+  }
   Event transfer(Direction direction, const detail::BufferCore& buffer, std::size_t element_size,
                  void* host, std::size_t count, std::size_t offset, bool blocking);
   // transfer() to or from the memory of a HostBuffer of `host_count` elements, which the
@@ -251,7 +257,7 @@ class Mapping {
 
   /// Unmaps now; throws xgpu::Error if the backend refuses.
   void unmap() {
-    if (data_) queue_.unmap_bytes(buffer_.core(), std::exchange(data_, nullptr));
+    if (data_) queue_.unmap_bytes(Queue::core(buffer_.untyped()), std::exchange(data_, nullptr));
     count_ = 0;
   }
 
@@ -284,7 +290,7 @@ void Mapping<T>::release_quietly() noexcept {
 
 template <class T>
 Mapping<T> Queue::map(const Buffer<T>& buffer, std::size_t count, std::size_t offset) {
-  void* data = map_bytes(buffer.core(), sizeof(T), count, offset);
+  void* data = map_bytes(core(buffer.untyped()), sizeof(T), count, offset);
   return Mapping<T>(*this, buffer, static_cast<T*>(data), count);
 }
 

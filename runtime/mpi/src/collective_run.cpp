@@ -5,6 +5,7 @@
 
 #include "comm_state.hpp"
 #include "errors.hpp"
+#include "internals.hpp"
 #include "nccl.hpp"
 #include "settings.hpp"
 #include "transport.hpp"
@@ -12,7 +13,7 @@
 namespace xgpu::mpi::detail {
 CommState& state_of(const Comm& comm, const char* name) {
   if (!comm) fail(Errc::invalid_handle, "the Comm is empty (default-constructed)", name);
-  return *comm.state();
+  return *detail::Internals::state(comm);
 }
 
 Prepared prepare(Queue& queue, const Comm& comm, Call call, const std::function<void()>& check,
@@ -23,7 +24,8 @@ Prepared prepare(Queue& queue, const Comm& comm, Call call, const std::function<
     check();
     const Transport wanted = transport_for(queue.device(), comm.transport());
     if (wanted == Transport::nccl) {
-      call.nccl = nccl && nccl_usable(queue.device(), comm.state().get(), nullptr);
+      call.nccl =
+          nccl && nccl_usable(queue.device(), detail::Internals::state(comm).get(), nullptr);
     } else {
       prepared.transport = wanted;
     }
@@ -37,13 +39,13 @@ Prepared prepare(Queue& queue, const Comm& comm, Call call, const std::function<
   return prepared;
 }
 
-Prepared prepare_allreduce(Queue& queue, const Comm& comm, const xgpu::detail::BufferCore& buffer,
+Prepared prepare_allreduce(Queue& queue, const Comm& comm, const UntypedBuffer& buffer,
                            DataType type, Op op, const char* name) {
   Call call;
   call.name = name;
   call.kind = Kind::allreduce;
   call.type = type;
-  call.count = size_of(type) ? buffer.bytes / size_of(type) : 0;
+  call.count = size_of(type) ? buffer.bytes() / size_of(type) : 0;
   call.op = static_cast<std::int64_t>(op);
   return prepare(
       queue, comm, call,
@@ -71,16 +73,16 @@ void check_queue(const Queue& queue, const char* call) {
   if (!queue) fail(Errc::invalid_handle, "the Queue is empty (default-constructed)", call);
 }
 
-void check_buffer(const Queue& queue, const xgpu::detail::BufferCore& buffer, DataType type,
+void check_buffer(const Queue& queue, const xgpu::UntypedBuffer& buffer, DataType type,
                   const char* what, const char* call) {
   if (size_of(type) == 0) fail(Errc::invalid_argument, "unknown element type", call);
-  if (buffer.bytes % size_of(type) != 0) {
+  if (buffer.bytes() % size_of(type) != 0) {
     fail(Errc::invalid_argument,
-         std::string(what) + " holds " + std::to_string(buffer.bytes) +
+         std::string(what) + " holds " + std::to_string(buffer.bytes()) +
              " bytes, not a whole number of " + to_string(type) + " elements",
          call);
   }
-  if (buffer.bytes != 0 && !ext::belongs_to(buffer, queue.context())) {
+  if (buffer.bytes() != 0 && !ext::belongs_to(buffer, queue.context())) {
     fail(Errc::context_mismatch,
          std::string(what) + " belongs to another context than the queue's (" +
              queue.device().describe() + ")",

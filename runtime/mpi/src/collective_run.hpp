@@ -29,7 +29,7 @@ Prepared prepare(Queue& queue, const Comm& comm, Call call, const std::function<
 
 /// prepare() for an allreduce (`name`: allreduce or iallreduce) of `buffer`'s elements with
 /// `op`, which may run through NCCL.
-Prepared prepare_allreduce(Queue& queue, const Comm& comm, const xgpu::detail::BufferCore& buffer,
+Prepared prepare_allreduce(Queue& queue, const Comm& comm, const UntypedBuffer& buffer,
                            DataType type, Op op, const char* name);
 
 /// Runs a plan on `queue` with the transport (mapped or staged).
@@ -40,7 +40,7 @@ Where where_of(const CommState& comm, DataType type, const Agreement& agreed);
 
 // The checks of arguments, each throwing xgpu::Error naming the mistake.
 void check_queue(const Queue& queue, const char* call);
-void check_buffer(const Queue& queue, const xgpu::detail::BufferCore& buffer, DataType type,
+void check_buffer(const Queue& queue, const xgpu::UntypedBuffer& buffer, DataType type,
                   const char* what, const char* call);
 void check_op(Op op, const char* call);
 void check_root(int root, int size, const char* call);

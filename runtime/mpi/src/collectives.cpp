@@ -35,14 +35,14 @@ Call make_call(const char* name, Kind kind, DataType type, std::uint64_t count) 
   return call;
 }
 
-std::uint64_t elements(const BufferCore& buffer, DataType type) {
+std::uint64_t elements(const UntypedBuffer& buffer, DataType type) {
   const std::size_t size = size_of(type);
-  return size ? buffer.bytes / size : 0;
+  return size ? buffer.bytes() / size : 0;
 }
 
 }  // namespace
 
-void allreduce(Queue& queue, const BufferCore& buffer, DataType type, Op op, const Comm& comm) {
+void allreduce(Queue& queue, const UntypedBuffer& buffer, DataType type, Op op, const Comm& comm) {
   constexpr const char* kName = "xgpu::mpi::allreduce";
   detail::CommState& state = detail::state_of(comm, kName);
   state.worker.drain();
@@ -57,7 +57,7 @@ void allreduce(Queue& queue, const BufferCore& buffer, DataType type, Op op, con
   detail::execute(queue, *plan, prepared.transport);
 }
 
-void reduce(Queue& queue, const BufferCore& buffer, DataType type, Op op, int root,
+void reduce(Queue& queue, const UntypedBuffer& buffer, DataType type, Op op, int root,
             const Comm& comm) {
   constexpr const char* kName = "xgpu::mpi::reduce";
   Call call = make_call(kName, Kind::reduce, type, elements(buffer, type));
@@ -73,7 +73,8 @@ void reduce(Queue& queue, const BufferCore& buffer, DataType type, Op op, int ro
       [&](const detail::Where& where) { return detail::reduce_plan(where, buffer, op, root); });
 }
 
-void broadcast(Queue& queue, const BufferCore& buffer, DataType type, int root, const Comm& comm) {
+void broadcast(Queue& queue, const UntypedBuffer& buffer, DataType type, int root,
+               const Comm& comm) {
   constexpr const char* kName = "xgpu::mpi::broadcast";
   Call call = make_call(kName, Kind::broadcast, type, elements(buffer, type));
   call.root = root;
@@ -89,25 +90,25 @@ void broadcast(Queue& queue, const BufferCore& buffer, DataType type, int root, 
 namespace {
 
 // send and recv of allgather and reduce_scatter: `whole` holds `size` blocks of `part`.
-void check_blocks(const Queue& queue, const BufferCore& part, const BufferCore& whole,
+void check_blocks(const Queue& queue, const UntypedBuffer& part, const UntypedBuffer& whole,
                   const char* part_name, const char* whole_name, DataType type, int size,
                   const char* name) {
   detail::check_buffer(queue, part, type, part_name, name);
   detail::check_buffer(queue, whole, type, whole_name, name);
-  if (whole.bytes != part.bytes * static_cast<std::size_t>(size)) {
+  if (whole.bytes() != part.bytes() * static_cast<std::size_t>(size)) {
     detail::fail(Errc::invalid_argument,
                  std::string(whole_name) + " holds " + std::to_string(elements(whole, type)) +
                      " elements; it must hold " + std::to_string(size) + " (the ranks) times " +
                      part_name + "'s " + std::to_string(elements(part, type)),
                  name);
   }
-  if (part.bytes != 0 && part.handle.get() == whole.handle.get())
+  if (part.bytes() != 0 && ext::backing_object(part) == ext::backing_object(whole))
     detail::fail(Errc::invalid_argument, "send and recv are the same buffer", name);
 }
 
 }  // namespace
 
-void allgather(Queue& queue, const BufferCore& send, const BufferCore& recv, DataType type,
+void allgather(Queue& queue, const UntypedBuffer& send, const UntypedBuffer& recv, DataType type,
                const Comm& comm) {
   constexpr const char* kName = "xgpu::mpi::allgather";
   const Call call = make_call(kName, Kind::allgather, type, elements(send, type));
@@ -117,8 +118,8 @@ void allgather(Queue& queue, const BufferCore& send, const BufferCore& recv, Dat
       [&](const detail::Where& where) { return detail::allgather_plan(where, send, recv); });
 }
 
-void reduce_scatter(Queue& queue, const BufferCore& send, const BufferCore& recv, DataType type,
-                    Op op, const Comm& comm) {
+void reduce_scatter(Queue& queue, const UntypedBuffer& send, const UntypedBuffer& recv,
+                    DataType type, Op op, const Comm& comm) {
   constexpr const char* kName = "xgpu::mpi::reduce_scatter";
   Call call = make_call(kName, Kind::reduce_scatter, type, elements(recv, type));
   call.op = static_cast<std::int64_t>(op);
@@ -133,8 +134,8 @@ void reduce_scatter(Queue& queue, const BufferCore& send, const BufferCore& recv
       });
 }
 
-void sendrecv(Queue& queue, const BufferCore& send, int dest, const BufferCore& recv, int source,
-              DataType type, const Comm& comm, int tag) {
+void sendrecv(Queue& queue, const UntypedBuffer& send, int dest, const UntypedBuffer& recv,
+              int source, DataType type, const Comm& comm, int tag) {
   constexpr const char* kName = "xgpu::mpi::sendrecv";
   detail::CommState& state = detail::state_of(comm, kName);
   state.worker.drain();
@@ -157,7 +158,7 @@ void sendrecv(Queue& queue, const BufferCore& send, int dest, const BufferCore& 
         check_peer(source, "source");
         detail::check_buffer(queue, send, type, "send", kName);
         detail::check_buffer(queue, recv, type, "recv", kName);
-        if (send.bytes != 0 && send.handle.get() == recv.handle.get())
+        if (send.bytes() != 0 && ext::backing_object(send) == ext::backing_object(recv))
           detail::fail(Errc::invalid_argument, "send and recv are the same buffer", kName);
       },
       false);

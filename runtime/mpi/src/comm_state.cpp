@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <vector>
+#include <xgpu/extension.hpp>
 
 #include "errors.hpp"
 #include "nccl.hpp"
@@ -59,7 +60,7 @@ void CommState::release() {
 namespace {
 
 Queue queue_of(std::map<const void*, Queue>& queues, const Context& context) {
-  auto [at, added] = queues.try_emplace(context.state().get());
+  auto [at, added] = queues.try_emplace(ext::context_key(context));
   if (added) at->second = context.queue();
   return at->second;
 }

@@ -46,7 +46,7 @@ struct CommState {
 
   std::mutex mutex;  // guards what follows
   std::shared_ptr<CommState> node;
-  std::map<const void*, Queue> work_queues, gate_queues;  ///< by the context's state
+  std::map<const void*, Queue> work_queues, gate_queues;  ///< by ext::context_key
   std::shared_ptr<NcclComms> nccl;
   bool released = false;
 };

@@ -17,7 +17,7 @@ using Bytes = Buffer<std::uint8_t>;
 struct Launched {
   Request request;
   Bytes fused;  // empty when a large gradient was reduced in place
-  std::vector<std::pair<BufferCore, std::size_t>> members;  // each gradient and its offset
+  std::vector<std::pair<UntypedBuffer, std::size_t>> members;  // each gradient and its offset
 };
 
 struct BucketState {
@@ -26,7 +26,7 @@ struct BucketState {
   Op op = Op::sum;
   std::size_t cap = 0;
   std::optional<DataType> type;
-  std::vector<BufferCore> pending;
+  std::vector<UntypedBuffer> pending;
   std::size_t pending_bytes = 0;
   std::vector<Launched> launched;
 };
@@ -60,7 +60,7 @@ GradientBucket::~GradientBucket() {
 GradientBucket::GradientBucket(GradientBucket&&) noexcept = default;
 GradientBucket& GradientBucket::operator=(GradientBucket&&) noexcept = default;
 
-void GradientBucket::add(const BufferCore& gradient, DataType type) {
+void GradientBucket::add(const UntypedBuffer& gradient, DataType type) {
   detail::BucketState& s = *state_;
   if (s.type && *s.type != type) {
     detail::fail(Errc::invalid_argument,
@@ -68,18 +68,18 @@ void GradientBucket::add(const BufferCore& gradient, DataType type) {
                      to_string(*s.type) + " gradients (use one bucket per element type)",
                  kName);
   }
-  if (gradient.bytes == 0) return;
+  if (gradient.bytes() == 0) return;
   if (!ext::belongs_to(gradient, s.queue.context()))
     detail::fail(Errc::context_mismatch, "a gradient of another context than the queue's", kName);
   s.type = type;
-  if (gradient.bytes >= s.cap) {
+  if (gradient.bytes() >= s.cap) {
     flush();
     s.launched.push_back({iallreduce(s.queue, gradient, type, s.op, s.comm), {}, {}});
     return;
   }
-  if (s.pending_bytes + gradient.bytes > s.cap) flush();
+  if (s.pending_bytes + gradient.bytes() > s.cap) flush();
   s.pending.push_back(gradient);
-  s.pending_bytes += gradient.bytes;
+  s.pending_bytes += gradient.bytes();
   if (s.pending_bytes >= s.cap) flush();
 }
 
@@ -89,14 +89,14 @@ void GradientBucket::flush() {
   detail::Launched launched;
   launched.fused = s.queue.context().alloc<std::uint8_t>(s.pending_bytes);
   std::size_t offset = 0;
-  for (const BufferCore& gradient : s.pending) {
-    s.queue.copy(detail::Bytes(gradient), launched.fused, gradient.bytes, 0, offset);
+  for (const UntypedBuffer& gradient : s.pending) {
+    s.queue.copy(ext::typed<std::uint8_t>(gradient), launched.fused, gradient.bytes(), 0, offset);
     launched.members.emplace_back(gradient, offset);
-    offset += gradient.bytes;
+    offset += gradient.bytes();
   }
   s.pending.clear();
   s.pending_bytes = 0;
-  launched.request = iallreduce(s.queue, launched.fused.core(), *s.type, s.op, s.comm);
+  launched.request = iallreduce(s.queue, launched.fused.untyped(), *s.type, s.op, s.comm);
   s.launched.push_back(std::move(launched));
 }
 
@@ -113,7 +113,8 @@ void GradientBucket::wait() {
       continue;
     }
     for (const auto& [gradient, offset] : launched.members)
-      last = s.queue.copy(launched.fused, detail::Bytes(gradient), gradient.bytes, offset, 0);
+      last = s.queue.copy(launched.fused, ext::typed<std::uint8_t>(gradient), gradient.bytes(),
+                          offset, 0);
   }
   s.launched.clear();
   last.wait();

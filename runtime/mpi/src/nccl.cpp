@@ -163,13 +163,13 @@ bool nccl_usable(const Device& device, const CommState* comm, std::string* why_n
   return true;
 }
 
-void nccl_allreduce(Queue& queue, const xgpu::detail::BufferCore& buffer, DataType type, Op op,
+void nccl_allreduce(Queue& queue, const xgpu::UntypedBuffer& buffer, DataType type, Op op,
                     CommState& comm) {
   NcclComms& comms = comms_of(comm, queue.context());
-  const std::size_t count = buffer.bytes / size_of(type);
+  const std::size_t count = buffer.bytes() / size_of(type);
   if (count == 0) return;
   void* pointer = reinterpret_cast<void*>(
-      static_cast<std::uintptr_t>(cuda::device_pointer(Buffer<std::uint8_t>(buffer))));
+      static_cast<std::uintptr_t>(cuda::device_pointer(ext::typed<std::uint8_t>(buffer))));
   CurrentContext current(queue.context());
   check_nccl(api().all_reduce(pointer, pointer, count, nccl_type(type), nccl_op(op), comms.comm,
                               cuda::stream(queue)),

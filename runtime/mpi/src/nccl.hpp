@@ -33,7 +33,7 @@ class NcclComms {
 
 /// Enqueues an in-place ncclAllReduce of `buffer` on `queue`'s stream; makes the Comm's NCCL
 /// communicator first if it has none (collective: every rank of `comm` must be here).
-void nccl_allreduce(Queue& queue, const xgpu::detail::BufferCore& buffer, DataType type, Op op,
+void nccl_allreduce(Queue& queue, const xgpu::UntypedBuffer& buffer, DataType type, Op op,
                     CommState& comm);
 
 }  // namespace xgpu::mpi::detail

@@ -14,7 +14,7 @@ namespace xgpu::mpi::detail {
 
 /// `bytes` bytes of `buffer` from byte `offset`, at byte `at` of a host area.
 struct Piece {
-  const xgpu::detail::BufferCore* buffer = nullptr;
+  const xgpu::UntypedBuffer* buffer = nullptr;
   std::size_t offset = 0, bytes = 0, at = 0;
 };
 

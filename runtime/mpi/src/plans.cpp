@@ -54,7 +54,7 @@ constexpr std::size_t kIntLimit = INT_MAX;
 class AllreducePlan : public PlanBase {
  public:
   AllreducePlan(const Where& w, const Core& buffer, Op op)
-      : PlanBase(w, buffer.bytes / size_of(w.type), kIntLimit),
+      : PlanBase(w, buffer.bytes() / size_of(w.type), kIntLimit),
         buffer_(buffer),
         op_(mpi_op(w.type, op)) {}
   void areas(std::size_t i, Area& a, Area& b) const override {
@@ -78,7 +78,7 @@ class AllreducePlan : public PlanBase {
 class ReducePlan : public PlanBase {
  public:
   ReducePlan(const Where& w, const Core& buffer, Op op, int root)
-      : PlanBase(w, buffer.bytes / size_of(w.type), kIntLimit),
+      : PlanBase(w, buffer.bytes() / size_of(w.type), kIntLimit),
         buffer_(buffer),
         op_(mpi_op(w.type, op)),
         root_(root) {}
@@ -107,7 +107,7 @@ class ReducePlan : public PlanBase {
 class BroadcastPlan : public PlanBase {
  public:
   BroadcastPlan(const Where& w, const Core& buffer, int root)
-      : PlanBase(w, buffer.bytes / size_of(w.type), kIntLimit), buffer_(buffer), root_(root) {}
+      : PlanBase(w, buffer.bytes() / size_of(w.type), kIntLimit), buffer_(buffer), root_(root) {}
   void areas(std::size_t i, Area& a, Area& b) const override {
     a.clear();
     b.clear();
@@ -132,7 +132,7 @@ class BroadcastPlan : public PlanBase {
 class AllgatherPlan : public PlanBase {
  public:
   AllgatherPlan(const Where& w, const Core& send, const Core& recv)
-      : PlanBase(w, send.bytes / size_of(w.type), kIntLimit / std::max(w.size, 1)),
+      : PlanBase(w, send.bytes() / size_of(w.type), kIntLimit / std::max(w.size, 1)),
         send_(send),
         recv_(recv) {}
   void areas(std::size_t i, Area& a, Area& b) const override {
@@ -158,7 +158,7 @@ class AllgatherPlan : public PlanBase {
 class ReduceScatterPlan : public PlanBase {
  public:
   ReduceScatterPlan(const Where& w, const Core& send, const Core& recv, Op op)
-      : PlanBase(w, recv.bytes / size_of(w.type), kIntLimit / std::max(w.size, 1)),
+      : PlanBase(w, recv.bytes() / size_of(w.type), kIntLimit / std::max(w.size, 1)),
         send_(send),
         recv_(recv),
         op_(mpi_op(w.type, op)) {}
@@ -195,9 +195,9 @@ class SendrecvPlan : public Plan {
         recv_(recv),
         dest_(dest),
         source_(source),
-        sends_(pair.send ? send.bytes / element_ : 0,
+        sends_(pair.send ? send.bytes() / element_ : 0,
                chunk_elements(pair.send_chunk, element_, kIntLimit)),
-        recvs_(pair.recv ? recv.bytes / element_ : 0,
+        recvs_(pair.recv ? recv.bytes() / element_ : 0,
                chunk_elements(pair.recv_chunk, element_, kIntLimit)) {}
   std::size_t chunks() const override { return std::max(sends_.chunks(), recvs_.chunks()); }
   void areas(std::size_t i, Area& a, Area& b) const override {

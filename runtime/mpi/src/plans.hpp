@@ -11,7 +11,7 @@
 
 namespace xgpu::mpi::detail {
 
-using Core = xgpu::detail::BufferCore;
+using Core = xgpu::UntypedBuffer;
 
 /// Where a collective runs: the private communicator, this rank, the ranks, and the element
 /// type. chunk_bytes: the agreed largest message.

@@ -10,6 +10,7 @@
 #include "collective_run.hpp"
 #include "comm_state.hpp"
 #include "host_gate.hpp"
+#include "internals.hpp"
 #include "nccl.hpp"
 
 namespace xgpu::mpi {
@@ -62,7 +63,8 @@ const Event& Request::event() const {
   return state_->event;
 }
 
-Request iallreduce(Queue& queue, const BufferCore& buffer, DataType type, Op op, const Comm& comm) {
+Request iallreduce(Queue& queue, const UntypedBuffer& buffer, DataType type, Op op,
+                   const Comm& comm) {
   constexpr const char* kName = "xgpu::mpi::iallreduce";
   detail::CommState& state = detail::state_of(comm, kName);
   const detail::Prepared prepared = detail::prepare_allreduce(queue, comm, buffer, type, op, kName);
@@ -81,7 +83,7 @@ Request iallreduce(Queue& queue, const BufferCore& buffer, DataType type, Op op,
         request->event = queue.marker();
         request->has_event = request->device_pending = true;
         request->finish(nullptr);
-        return Request(request);
+        return detail::Internals::request(request);
       }
     }
     int thread_level = MPI_THREAD_SINGLE;
@@ -94,11 +96,11 @@ Request iallreduce(Queue& queue, const BufferCore& buffer, DataType type, Op op,
       auto plan = detail::allreduce_plan(detail::where_of(state, type, *agreed), buffer, op);
       detail::execute(queue, *plan, prepared.transport);
       request->finish(nullptr);
-      return Request(request);
+      return detail::Internals::request(request);
     }
   } catch (...) {
     request->finish(std::current_exception());
-    return Request(request);
+    return detail::Internals::request(request);
   }
 
   // A failure setting the job up is this rank's refusal, shown to the others by the agreement.
@@ -134,7 +136,7 @@ Request iallreduce(Queue& queue, const BufferCore& buffer, DataType type, Op op,
     gate.complete(!error);
     request->finish(error);
   });
-  return Request(request);
+  return detail::Internals::request(request);
 }
 
 }  // namespace xgpu::mpi

@@ -10,7 +10,7 @@ namespace xgpu::mpi::detail {
 namespace {
 
 struct Mapped {
-  const xgpu::detail::BufferCore* buffer = nullptr;
+  const xgpu::UntypedBuffer* buffer = nullptr;
   std::uint32_t access = 0;
   void* pointer = nullptr;
 };
@@ -29,7 +29,7 @@ class Mappings {
   void map() {
     std::vector<Event> events;
     for (auto& [handle, m] : buffers_) {
-      events.push_back(ext::map_async(queue_, *m.buffer, m.buffer->bytes, m.access, m.pointer));
+      events.push_back(ext::map_async(queue_, *m.buffer, m.buffer->bytes(), m.access, m.pointer));
     }
     mapped_ = true;
     for (const Event& e : events) e.wait();
@@ -58,7 +58,7 @@ class Mappings {
 
 void note(std::map<const void*, Mapped>& buffers, const Piece& piece, std::uint32_t access) {
   if (piece.bytes == 0) return;
-  Mapped& m = buffers[piece.buffer->handle.get()];
+  Mapped& m = buffers[ext::backing_object(*piece.buffer)];
   m.buffer = piece.buffer;
   m.access |= access;
 }
@@ -71,15 +71,15 @@ unsigned char* direct_pointer(const Area& area, std::map<const void*, Mapped>& b
     for (const Piece& piece : *list) {
       if (piece.bytes == 0) continue;
       if (first == nullptr) first = &piece;
-      if (piece.buffer->handle.get() != first->buffer->handle.get() || piece.offset < piece.at ||
-          piece.offset - piece.at != first->offset - first->at)
+      if (ext::backing_object(*piece.buffer) != ext::backing_object(*first->buffer) ||
+          piece.offset < piece.at || piece.offset - piece.at != first->offset - first->at)
         return nullptr;
     }
   }
   if (first == nullptr) return nullptr;
   const std::size_t base = first->offset - first->at;
-  if (base + area.bytes > first->buffer->bytes) return nullptr;
-  return static_cast<unsigned char*>(buffers[first->buffer->handle.get()].pointer) + base;
+  if (base + area.bytes > first->buffer->bytes()) return nullptr;
+  return static_cast<unsigned char*>(buffers[ext::backing_object(*first->buffer)].pointer) + base;
 }
 
 }  // namespace
@@ -117,7 +117,7 @@ void run_mapped(Queue& queue, Plan& plan, bool direct) {
       copied[k] = true;
       for (const Piece& piece : areas[k]->fill) {
         const auto* from = static_cast<const unsigned char*>(
-            mappings.buffers()[piece.buffer->handle.get()].pointer);
+            mappings.buffers()[ext::backing_object(*piece.buffer)].pointer);
         if (piece.bytes) std::memcpy(pointers[k] + piece.at, from + piece.offset, piece.bytes);
       }
     }
@@ -125,8 +125,8 @@ void run_mapped(Queue& queue, Plan& plan, bool direct) {
     for (int k = 0; k < 2; ++k) {
       if (!copied[k]) continue;
       for (const Piece& piece : areas[k]->drain) {
-        auto* to =
-            static_cast<unsigned char*>(mappings.buffers()[piece.buffer->handle.get()].pointer);
+        auto* to = static_cast<unsigned char*>(
+            mappings.buffers()[ext::backing_object(*piece.buffer)].pointer);
         if (piece.bytes) std::memcpy(to + piece.offset, pointers[k] + piece.at, piece.bytes);
       }
     }

@@ -22,7 +22,7 @@ struct Slot {
 };
 
 Event copy_piece(Queue& queue, Slot& slot, const Piece& piece, std::size_t area_at, bool fill) {
-  const Bytes buffer(*piece.buffer);
+  const Bytes buffer = ext::typed<std::uint8_t>(*piece.buffer);
   const std::size_t host_at = area_at + piece.at;
   if (const HostBuffer<std::uint8_t>* host = slot.staging.host()) {
     return fill ? queue.read_async(buffer, *host, piece.bytes, piece.offset, host_at)

@@ -1,6 +1,7 @@
 // The background writer of the kernel cache; see kernel_cache.hpp.
 #include "cache/kernel_cache.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 

@@ -5,6 +5,7 @@
 // kernels refuse (docs/memory.md, "Views").
 #include <string>
 
+#include "../internals.hpp"
 #include "../log.hpp"
 #include "../module.hpp"
 #include "../registry.hpp"
@@ -50,17 +51,20 @@ Handle<ObjectKind::buffer> sub_buffer(const BufferCore& parent, std::size_t star
 
 }  // namespace
 
-BufferCore buffer_view(const BufferCore& parent, std::size_t element_size, std::size_t offset,
-                       std::size_t count) {
+UntypedBuffer buffer_view(const UntypedBuffer& whole, std::size_t element_size, std::size_t offset,
+                          std::size_t count) {
+  const BufferCore& parent = Internals::core(whole);
   const std::size_t size = parent.bytes / element_size;
   if (offset > size) view_out_of_range(offset, count == all ? 0 : count, size);
   if (count == all) count = size - offset;
   if (count > size - offset) view_out_of_range(offset, count, size);
-  if (count == size) return parent;  // the whole buffer: itself
+  if (count == size) return whole;  // the whole buffer: itself
   BufferCore view;
   view.context = parent.context;
   view.device = parent.device;
-  if (count == 0) return view;  // as Context::alloc(0): an empty buffer has no object
+  if (count == 0)
+    return Internals::untyped(
+        std::move(view));  // as Context::alloc(0): an empty buffer has no object
   view.bytes = count * element_size;
   view.start = parent.start + offset * element_size;
   view.allocation = parent.allocation;
@@ -69,7 +73,7 @@ BufferCore buffer_view(const BufferCore& parent, std::size_t element_size, std::
     view.handle = parent.handle;
     view.offset = parent.offset + offset * element_size;
   }
-  return view;
+  return Internals::untyped(std::move(view));
 }
 
 }  // namespace xgpu::detail

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "../internals.hpp"
 #include "../log.hpp"
 #include "../module.hpp"
 #include "../registry.hpp"
@@ -160,7 +161,7 @@ Process& Recorder::process_of(const DeviceRecord* device) {
 }
 
 Track& Recorder::track_of(const Queue& queue) {
-  const DeviceRecord* device = queue.context().device().record();
+  const DeviceRecord* device = detail::Internals::record(queue.context().device());
   const auto key = std::make_tuple(queue.raw(), device, queue.profiling());
   auto found = tracks_.find(key);
   if (found != tracks_.end()) return found->second;
@@ -283,7 +284,7 @@ void Recorder::write_command(const Pending& pending, double observed_us, bool co
   if (pending.event) clock = "host (enqueue to observed completion)";
   if (pending.event && pending.profiling && completed && !drivers_gone) {
     try {
-      Profile profile = pending.event.profile();
+      EventTimes profile = pending.event.profile();
       Process& process = *pending.track.process;
       if (!process.clock_mapped) {
         // The driver stamps `queued` early in the enqueue call (a blocking one returns only

@@ -151,7 +151,7 @@ TEST_CASE("cuda module: events, markers and profiling times", "[cuda_fake]") {
   xgpu::Event marker = other.marker();
   marker.wait();
   CHECK(written.status() == xgpu::EventStatus::complete);
-  const xgpu::Profile profile = written.profile();
+  const xgpu::EventTimes profile = written.profile();
   CHECK(profile.queued <= profile.submit);
   CHECK(profile.start <= profile.end);
   CHECK(profile.end > 0);

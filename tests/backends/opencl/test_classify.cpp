@@ -5,8 +5,8 @@
 #include "classify.hpp"
 #include "xgpu/backend.h"
 
-using xgpu::opencl::classify_device;
-using xgpu::opencl::DeviceIdentity;
+using xgpu::backend_opencl::classify_device;
+using xgpu::backend_opencl::DeviceIdentity;
 
 namespace {
 DeviceIdentity identity(std::string platform_name, std::string platform_vendor,

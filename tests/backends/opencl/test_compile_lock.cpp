@@ -9,7 +9,7 @@
 
 #include "compile_lock.hpp"
 
-using xgpu::opencl::CompileLock;
+using xgpu::backend_opencl::CompileLock;
 
 TEST_CASE("the compile lock excludes: counts made under it are never lost", "[compile_lock]") {
   CompileLock lock;

@@ -85,7 +85,7 @@ struct FeederBatch {
                       " bytes are not a whole number of elements of " + std::to_string(sizeof(T)) +
                       " bytes",
                   "xgpu::FeederBatch::as");
-    return Buffer<T>(data.core());
+    return ext::typed<T>(data.untyped());
   }
 };
 

@@ -22,8 +22,6 @@
 #include <xgpu/program.hpp>
 #include <xgpu/queue.hpp>
 
-#define XGPU_MULTI_API XGPU_VISIBLE
-
 namespace xgpu {
 
 /// Elements [offset, offset + count) of a whole.

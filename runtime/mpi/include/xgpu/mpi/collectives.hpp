@@ -24,8 +24,8 @@
 namespace xgpu::mpi {
 namespace detail {
 struct RequestState;
-}
-using BufferCore = xgpu::detail::BufferCore;
+struct Internals;
+}  // namespace detail
 
 /// A pending iallreduce. It is also an xgpu Event (event(), or the conversion), which completes
 /// once the collective has ended on this rank, the result in the buffer: `queue.wait(request)`
@@ -36,7 +36,6 @@ using BufferCore = xgpu::detail::BufferCore;
 class XGPU_MPI_API Request {
  public:
   Request() = default;
-  explicit Request(std::shared_ptr<detail::RequestState> state) : state_(std::move(state)) {}
 
   /// Blocks until the collective has finished on this rank; throws its xgpu::Error.
   void wait() const;
@@ -48,24 +47,27 @@ class XGPU_MPI_API Request {
   operator const Event&() const { return event(); }
 
  private:
+  friend struct detail::Internals;
+  explicit Request(std::shared_ptr<detail::RequestState> state) : state_(std::move(state)) {}
   std::shared_ptr<detail::RequestState> state_;
 };
 
 // ---- Untyped: a buffer's core and its element type ----
 
-XGPU_MPI_API void allreduce(Queue& queue, const BufferCore& buffer, DataType type, Op op,
+XGPU_MPI_API void allreduce(Queue& queue, const UntypedBuffer& buffer, DataType type, Op op,
                             const Comm& comm);
-XGPU_MPI_API void reduce(Queue& queue, const BufferCore& buffer, DataType type, Op op, int root,
+XGPU_MPI_API void reduce(Queue& queue, const UntypedBuffer& buffer, DataType type, Op op, int root,
                          const Comm& comm);
-XGPU_MPI_API void broadcast(Queue& queue, const BufferCore& buffer, DataType type, int root,
+XGPU_MPI_API void broadcast(Queue& queue, const UntypedBuffer& buffer, DataType type, int root,
                             const Comm& comm);
-XGPU_MPI_API void allgather(Queue& queue, const BufferCore& send, const BufferCore& recv,
+XGPU_MPI_API void allgather(Queue& queue, const UntypedBuffer& send, const UntypedBuffer& recv,
                             DataType type, const Comm& comm);
-XGPU_MPI_API void reduce_scatter(Queue& queue, const BufferCore& send, const BufferCore& recv,
+XGPU_MPI_API void reduce_scatter(Queue& queue, const UntypedBuffer& send, const UntypedBuffer& recv,
                                  DataType type, Op op, const Comm& comm);
-XGPU_MPI_API void sendrecv(Queue& queue, const BufferCore& send, int dest, const BufferCore& recv,
-                           int source, DataType type, const Comm& comm, int tag);
-XGPU_MPI_API Request iallreduce(Queue& queue, const BufferCore& buffer, DataType type, Op op,
+XGPU_MPI_API void sendrecv(Queue& queue, const UntypedBuffer& send, int dest,
+                           const UntypedBuffer& recv, int source, DataType type, const Comm& comm,
+                           int tag);
+XGPU_MPI_API Request iallreduce(Queue& queue, const UntypedBuffer& buffer, DataType type, Op op,
                                 const Comm& comm);
 
 // ---- Typed ----
@@ -74,32 +76,32 @@ XGPU_MPI_API Request iallreduce(Queue& queue, const BufferCore& buffer, DataType
 template <class T>
 void allreduce(Queue& queue, const Buffer<T>& buffer, Op op = Op::sum,
                const Comm& comm = Comm::world()) {
-  allreduce(queue, buffer.core(), data_type_of<T>(), op, comm);
+  allreduce(queue, buffer.untyped(), data_type_of<T>(), op, comm);
 }
 /// The reduction of every rank's buffer lands in `root`'s buffer; the others keep theirs.
 template <class T>
 void reduce(Queue& queue, const Buffer<T>& buffer, Op op, int root,
             const Comm& comm = Comm::world()) {
-  reduce(queue, buffer.core(), data_type_of<T>(), op, root, comm);
+  reduce(queue, buffer.untyped(), data_type_of<T>(), op, root, comm);
 }
 /// `root`'s buffer is copied into every other rank's.
 template <class T>
 void broadcast(Queue& queue, const Buffer<T>& buffer, int root, const Comm& comm = Comm::world()) {
-  broadcast(queue, buffer.core(), data_type_of<T>(), root, comm);
+  broadcast(queue, buffer.untyped(), data_type_of<T>(), root, comm);
 }
 /// recv (size() * send.size() elements) gets rank r's send in its block r. send and recv are
 /// two buffers.
 template <class T>
 void allgather(Queue& queue, const Buffer<T>& send, const Buffer<T>& recv,
                const Comm& comm = Comm::world()) {
-  allgather(queue, send.core(), recv.core(), data_type_of<T>(), comm);
+  allgather(queue, send.untyped(), recv.untyped(), data_type_of<T>(), comm);
 }
 /// send holds size() blocks of recv.size() elements; rank r's recv gets the reduction over the
 /// ranks of their block r (MPI_Reduce_scatter_block).
 template <class T>
 void reduce_scatter(Queue& queue, const Buffer<T>& send, const Buffer<T>& recv, Op op = Op::sum,
                     const Comm& comm = Comm::world()) {
-  reduce_scatter(queue, send.core(), recv.core(), data_type_of<T>(), op, comm);
+  reduce_scatter(queue, send.untyped(), recv.untyped(), data_type_of<T>(), op, comm);
 }
 /// Sends `send` to rank `dest` and receives into `recv` from rank `source` at once (either may be
 /// MPI_PROC_NULL). The source's send must have recv's element count and type: otherwise both
@@ -107,14 +109,14 @@ void reduce_scatter(Queue& queue, const Buffer<T>& send, const Buffer<T>& recv, 
 template <class T>
 void sendrecv(Queue& queue, const Buffer<T>& send, int dest, const Buffer<T>& recv, int source,
               const Comm& comm = Comm::world(), int tag = 0) {
-  sendrecv(queue, send.core(), dest, recv.core(), source, data_type_of<T>(), comm, tag);
+  sendrecv(queue, send.untyped(), dest, recv.untyped(), source, data_type_of<T>(), comm, tag);
 }
 /// allreduce without waiting: returns at once. Leave the buffer alone until the Request (or its
 /// Event) completes.
 template <class T>
 Request iallreduce(Queue& queue, const Buffer<T>& buffer, Op op = Op::sum,
                    const Comm& comm = Comm::world()) {
-  return iallreduce(queue, buffer.core(), data_type_of<T>(), op, comm);
+  return iallreduce(queue, buffer.untyped(), data_type_of<T>(), op, comm);
 }
 
 }  // namespace xgpu::mpi

@@ -13,7 +13,8 @@
 namespace xgpu::mpi {
 namespace detail {
 struct CommState;
-}
+struct Internals;  // the library's own way in (runtime/mpi/src/internals.hpp)
+}  // namespace detail
 
 /// MPI's life in a program: initialises MPI asking for MPI_THREAD_MULTIPLE (iallreduce and
 /// GradientBucket talk to MPI from a thread of their own) unless MPI is initialised already, and
@@ -74,10 +75,10 @@ class XGPU_MPI_API Comm {
   std::size_t chunk() const noexcept { return chunk_; }
 
   explicit operator bool() const noexcept { return static_cast<bool>(state_); }
-  /// The shared state, for the library itself.
-  const std::shared_ptr<detail::CommState>& state() const;
 
  private:
+  friend struct detail::Internals;
+  const std::shared_ptr<detail::CommState>& state() const;
   explicit Comm(std::shared_ptr<detail::CommState> state);
   std::shared_ptr<detail::CommState> state_;
   Transport transport_ = Transport::automatic;

@@ -36,9 +36,9 @@ class XGPU_MPI_API GradientBucket {
   /// gradients of a bucket have one element type: the first add() sets it.
   template <class T>
   void add(const Buffer<T>& gradient) {
-    add(gradient.core(), data_type_of<T>());
+    add(gradient.untyped(), data_type_of<T>());
   }
-  void add(const BufferCore& gradient, DataType type);
+  void add(const UntypedBuffer& gradient, DataType type);
   /// Starts the all-reduce of the gradients added since the last one started.
   void flush();
   /// flush(), then waits for every all-reduce started and copies the results into their

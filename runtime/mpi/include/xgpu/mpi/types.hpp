@@ -9,8 +9,6 @@
 #include <xgpu/export.hpp>
 #include <xgpu/half.hpp>
 
-#define XGPU_MPI_API XGPU_VISIBLE
-
 namespace xgpu::mpi {
 
 /// The element types of the collectives.
