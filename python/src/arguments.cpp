@@ -69,7 +69,7 @@ DeviceBuffer* buffer_of(nb::handle h) {
 void add_real(xgpu::KernelArgs& out, Real real, double value) {
   switch (real) {
     case Real::f16:
-      out.add(xgpu::to_half(static_cast<float>(value)));
+      out.add(half_of(value));
       break;
     case Real::f32:
       out.add(static_cast<float>(value));
@@ -111,7 +111,7 @@ void add_vector_of(xgpu::KernelArgs& out, const std::vector<double>& values) {
   std::array<T, N> lanes{};
   for (std::size_t i = 0; i < N && i < values.size(); ++i) {
     if constexpr (std::is_same_v<T, xgpu::half>)
-      lanes[i] = xgpu::to_half(static_cast<float>(values[i]));
+      lanes[i] = half_of(values[i]);
     else
       lanes[i] = static_cast<T>(values[i]);
   }

@@ -167,7 +167,7 @@ PyEvent fill(const BufferPtr& buffer, nb::handle value, const std::optional<Stre
         using T = typename std::decay_t<decltype(typed)>::value_type;
         T element{};
         if constexpr (std::is_same_v<T, xgpu::half>) {
-          element = xgpu::to_half(nb::cast<float>(value));
+          element = half_of(nb::cast<double>(value));
         } else if constexpr (std::is_same_v<T, xgpu::bfloat16>) {
           element = bfloat16_of(nb::cast<double>(value));
         } else if constexpr (std::is_floating_point_v<T>) {

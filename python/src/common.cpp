@@ -55,10 +55,12 @@ DType dtype_from_int(int code) {
   if (code < 0 || code >= kDTypeCount) throw nb::value_error("xgpu: unknown element type code");
   return static_cast<DType>(code);
 }
-xgpu::bfloat16 bfloat16_of(double value) noexcept {
-  // To float rounded to odd (the nearest float toward zero, its lowest bit set when anything was
-  // dropped): float keeps 16 bits beyond bfloat16's, so the nearest-even rounding that follows
-  // sees the double's ties and halves exactly as they were.
+namespace {
+// To float rounded to odd (the nearest float toward zero, its lowest bit set when anything was
+// dropped): float keeps 13 bits beyond half's and 16 beyond bfloat16's, so the nearest-even
+// rounding that follows sees the double's ties and halves exactly as they were (one rounding,
+// as NumPy's float64 -> float16), where a plain float cast would round twice.
+float float_rounded_to_odd(double value) noexcept {
   float narrow = static_cast<float>(value);
   if (!std::isnan(value) && static_cast<double>(narrow) != value) {
     std::uint32_t bits;
@@ -67,7 +69,14 @@ xgpu::bfloat16 bfloat16_of(double value) noexcept {
     bits |= 1u;
     std::memcpy(&narrow, &bits, sizeof(bits));
   }
-  return xgpu::to_bfloat16(narrow);
+  return narrow;
+}
+}  // namespace
+
+xgpu::half half_of(double value) noexcept { return xgpu::to_half(float_rounded_to_odd(value)); }
+
+xgpu::bfloat16 bfloat16_of(double value) noexcept {
+  return xgpu::to_bfloat16(float_rounded_to_odd(value));
 }
 
 const char* dtype_name(DType dtype) { return kDTypes[static_cast<int>(dtype)].name; }

@@ -36,8 +36,9 @@ enum class DType : int {
 inline constexpr int kDTypeCount = 13;
 
 DType dtype_from_int(int code);
-/// The bfloat16 nearest to `value` (ties to even), rounded once, as ml_dtypes and xgpu::cast
-/// round a float64; to_bfloat16((float)value) would round twice.
+/// The half or bfloat16 nearest to `value` (ties to even), rounded once, as NumPy, ml_dtypes and
+/// xgpu::cast round a float64; to_half((float)value) would round twice.
+xgpu::half half_of(double value) noexcept;
 xgpu::bfloat16 bfloat16_of(double value) noexcept;
 const char* dtype_name(DType dtype);
 std::size_t element_size(DType dtype);

@@ -190,6 +190,11 @@ def test_bfloat16_arrays_compute_in_float(device: int) -> None:
                                    np.exp(x.astype(np.float32)), rtol=2 ** -8)
     full = xgpu.full(3, 1 + 2 ** -8 + 2 ** -30, "bfloat16")  # rounded once from the double
     assert full.get().view(np.uint16).tolist() == [0x3F81] * 3
+    # float16 too: through float, 1 + 2^-11 + 2^-40 would be a tie and round down to 1.0
+    just_above_tie = 1 + 2 ** -11 + 2 ** -40
+    full16 = xgpu.full(3, just_above_tie, "float16")
+    want16 = int(np.array(just_above_tie).astype(np.float16).view(np.uint16))
+    assert want16 == 0x3C01 and full16.get().view(np.uint16).tolist() == [want16] * 3
     with pytest.raises(NotImplementedError, match="cumsum on bfloat16"):
         a.cumsum()
 
