@@ -2,7 +2,6 @@
 // how a device's properties and JSON show a property whose query failed; and how `xgpu bench`
 // compares a figure with its baseline. No device needed:
 // the DeviceInfo is made up here, which is how a failing driver query can be shown at all.
-#define CATCH_CONFIG_MAIN
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>

@@ -2,8 +2,6 @@
 // under mpiexec). Every rank runs the same test cases in the same order. A watchdog ends the
 // rank, and with it the run, when a test hangs (a collective that never completes), so a hang
 // fails the test instead of waiting for CTest's timeout.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -12,6 +10,8 @@
 #include <string>
 #include <thread>
 #include <xgpu/mpi.hpp>
+
+#include "session.hpp"
 
 namespace {
 
@@ -51,10 +51,8 @@ int main(int argc, char** argv) {
   const xgpu::mpi::Comm world = xgpu::mpi::Comm::world();
   const char* limit = std::getenv("XGPU_TEST_MPI_WATCHDOG_S");
   Watchdog watchdog(world.rank(), limit ? std::atoi(limit) : 50);
-  Catch::Session session;
-  if (const int status = session.applyCommandLine(argc, argv)) return status;
-  session.configData().name = "rank " + std::to_string(world.rank());
-  const int failed = session.run();
+  const int failed =
+      xgpu_test::run_catch_session(argc, argv, "rank " + std::to_string(world.rank()));
   // Every rank's own result: mpiexec fails the run when any rank fails.
   return failed == 0 ? 0 : 1;
 }
