@@ -86,6 +86,18 @@ inline std::size_t problem_size(const xgpu::Device& device, std::size_t wanted) 
   return is_oclgrind(device) && wanted > 1024 ? 1024 : wanted;
 }
 
+/// The bytes of the tests "near max_allocation": an eighth of the device's largest allocation
+/// (PoCL: 128 MiB). The sanitizers' build checks the host code, not the scale (the main build
+/// does): at most 16 MiB there, where the host loops over them run many times slower.
+inline std::size_t large_bytes(const xgpu::Device& device) {
+  const std::size_t bytes = device.info().max_allocation / 8;
+#ifdef XGPU_TEST_UNDER_SANITIZERS
+  return std::min<std::size_t>(bytes, std::size_t{16} << 20);
+#else
+  return bytes;
+#endif
+}
+
 /// Runs `action`, which must throw an xgpu::Error, and returns that error for inspection.
 template <class Action>
 xgpu::Error capture_error(Action&& action) {

@@ -53,10 +53,10 @@ std::vector<std::size_t> sum_sizes(xgpu::Queue& queue) {
   return list;
 }
 
-// About max_allocation / 8 bytes of T (PoCL: 1 GiB / 8 = 128 MiB), not a round number.
+// About large_bytes() of T (PoCL: 128 MiB), not a round number.
 template <class T>
 std::size_t large_size(const xgpu::Device& device) {
-  return device.info().max_allocation / 8 / sizeof(T) - 13;
+  return large_bytes(device) / sizeof(T) - 13;
 }
 
 // Runs body(context, queue, device) on the first PoCL device only, in its own section, for the

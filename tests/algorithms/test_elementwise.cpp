@@ -604,7 +604,7 @@ TEST_CASE("fill and axpy near max_allocation / 8 bytes", "[elementwise]") {
     DYNAMIC_SECTION(device.describe()) {
       xgpu::Context context(device);
       xgpu::Queue queue = context.queue();
-      const std::size_t n = device.info().max_allocation / 8 / sizeof(float) + 3;
+      const std::size_t n = xgpu_test::large_bytes(device) / sizeof(float) + 3;
       INFO(n << " floats");
       xgpu::Buffer<float> x = context.alloc<float>(n), y = context.alloc<float>(n);
       xgpu::fill(queue, y, 1.0f);

@@ -263,19 +263,14 @@ TEST_CASE("sort near the allocation limit", "[sort]") {
     DYNAMIC_SECTION(device.describe()) {
       xgpu::Context context(device);
       xgpu::Queue queue = context.queue();
-      // Keys of max_allocation / 8 bytes, at most 128 MiB (what the brief of this test names
+      // Keys of large_bytes(), at most 128 MiB (what the brief of this test names
       // for PoCL: a 4 GiB allocation limit would mean 128M keys, minutes on 2 cores), in a
       // quarter of the distinct values so that equal keys abound. Checked in linear time:
       // sort_by_key with positions as values must give ascending keys, each the original key
       // at its value's position, values a permutation ascending among equal keys; then sort
       // alone must give the same keys.
-#ifdef XGPU_TEST_UNDER_SANITIZERS
-      // The sanitizers' build checks the host code, not the scale: 16 MiB of keys there.
-      const std::size_t cap = std::size_t{16} << 20;
-#else
-      const std::size_t cap = std::size_t{128} << 20;
-#endif
-      const std::size_t bytes = std::min<std::size_t>(device.info().max_allocation / 8, cap);
+      const std::size_t bytes =
+          std::min<std::size_t>(xgpu_test::large_bytes(device), std::size_t{128} << 20);
       const std::size_t n = bytes / sizeof(std::uint32_t) - 5;
       const std::vector<std::uint32_t> keys = random_elements<std::uint32_t>(n, 10, 0xfffffffcu);
       xgpu::Buffer<std::uint32_t> key_buffer = context.alloc<std::uint32_t>(n);
